@@ -1,0 +1,59 @@
+import { describe } from './_assert.js';
+
+export type Input = Uint8Array | ArrayBufferView | ArrayBufferLike | string;
+
+/** True on little-endian hosts, where input words can be read through a Uint32Array view. */
+export const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
+
+let encoder: TextEncoder | undefined;
+
+/** Views any supported input as bytes without copying; strings are encoded as UTF-8. */
+export function toBytes(input: unknown, name: string): Uint8Array {
+  if (input instanceof Uint8Array) return input;
+  if (typeof input === 'string') return (encoder ??= new TextEncoder()).encode(input);
+  if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
+  if (isArrayBuffer(input)) return new Uint8Array(input);
+  throw new TypeError(`${name} must be a Uint8Array, an ArrayBufferView, an ArrayBuffer or a string, got ${describe(input)}`);
+}
+
+function isArrayBuffer(value: unknown): value is ArrayBufferLike {
+  const tag = Object.prototype.toString.call(value);
+  return tag === '[object ArrayBuffer]' || tag === '[object SharedArrayBuffer]';
+}
+
+/** Reads 32 little-endian bytes as 8 words. */
+export function wordsFromBytes(bytes: Uint8Array, out: Uint32Array = new Uint32Array(8)): Uint32Array {
+  for (let i = 0; i < out.length; i++) {
+    const j = 4 * i;
+    out[i] = bytes[j] | (bytes[j + 1] << 8) | (bytes[j + 2] << 16) | (bytes[j + 3] << 24);
+  }
+  return out;
+}
+
+/** Writes `n` bytes of `words` (little-endian) to `out` at `outPos`, starting at byte `from` of the words. */
+export function wordsToBytes(words: Uint32Array, from: number, out: Uint8Array, outPos: number, n: number): void {
+  for (let i = 0; i < n; i++) {
+    const b = from + i;
+    out[outPos + i] = words[b >>> 2] >>> ((b & 3) << 3);
+  }
+}
+
+/**
+ * A Uint32Array over `bytes` when its words can be read in place (little-endian host, 4-byte
+ * aligned start), else undefined. Word `i` of the view is byte `4 * i` of `bytes`.
+ */
+export function alignedWords(bytes: Uint8Array): Uint32Array | undefined {
+  if (!LITTLE_ENDIAN || (bytes.byteOffset & 3) !== 0) return undefined;
+  return new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length >>> 2);
+}
+
+/** Byte-swaps `n` bytes of `bytes` in 4-byte groups, so big-endian hosts read words as little-endian. */
+export function swapWords(bytes: Uint8Array, n: number): void {
+  for (let i = 0; i < n; i += 4) {
+    const a = bytes[i], b = bytes[i + 1];
+    bytes[i] = bytes[i + 3];
+    bytes[i + 1] = bytes[i + 2];
+    bytes[i + 2] = b;
+    bytes[i + 3] = a;
+  }
+}

@@ -1,0 +1,82 @@
+import { abytes } from './_assert.js';
+import { toBytes, type Input } from './_bytes.js';
+import { HasherState } from './_hasher-state.js';
+import { resolveMode, type Blake3Opts } from './_options.js';
+import { Output } from './_output.js';
+import { OutputReader } from './_output-reader.js';
+
+/** An incremental BLAKE3 hasher, made by `blake3.create()`. */
+export class Hasher {
+  readonly #state: HasherState;
+  readonly #dkLen: number;
+
+  /** @internal Use `blake3.create()`. */
+  constructor(state: HasherState, dkLen: number) {
+    this.#state = state;
+    this.#dkLen = dkLen;
+  }
+
+  /** Adds input; strings are hashed as UTF-8. Any sequence of update sizes gives the same hash. */
+  update(input: Input): this {
+    this.#state.update(toBytes(input, 'input'));
+    return this;
+  }
+
+  /** The hash of everything added so far, `dkLen` bytes. The hasher can keep going afterwards. */
+  digest(): Uint8Array {
+    const out = new Uint8Array(this.#dkLen);
+    this.#state.finalize(finalOutput).rootBytes(out);
+    return out;
+  }
+
+  /** Writes the first `out.length` bytes of the output into `out`. */
+  digestInto(out: Uint8Array): void {
+    this.#state.finalize(finalOutput).rootBytes(abytes(out, 'out'));
+  }
+
+  /** An extended-output reader from position 0, independent of later updates. */
+  reader(): OutputReader {
+    return new OutputReader(this.#state.finalize(finalOutput));
+  }
+
+  /** Forgets all input, keeping the mode (key, context) and `dkLen`. */
+  reset(): this {
+    this.#state.reset();
+    return this;
+  }
+
+  /** An independent copy of this hasher and its input so far. */
+  clone(): Hasher {
+    return new Hasher(new HasherState().copyFrom(this.#state), this.#dkLen);
+  }
+}
+
+// Scratch reused by every call: hashing never re-enters itself and nothing here is asynchronous.
+const finalOutput = new Output();
+let oneShotState: HasherState | undefined;
+
+/**
+ * BLAKE3 of `input` (bytes or a UTF-8 string): a hash, a keyed hash with `opts.key`, or a derived
+ * key with `opts.context`; `opts.dkLen` bytes (default 32).
+ *
+ * @example
+ * ```ts
+ * import { blake3, bytesToHex } from '@blake3-web/core';
+ * bytesToHex(blake3('abc')); // '6437b3ac38465133ffb63b75273a8db548c558465d79db03fd359c6cd5bd9d85'
+ * ```
+ */
+export function blake3(input: Input, opts?: Blake3Opts): Uint8Array {
+  const bytes = toBytes(input, 'input');
+  const mode = resolveMode(opts);
+  const state = (oneShotState ??= new HasherState()).init(mode.key, mode.flags);
+  state.update(bytes);
+  const out = new Uint8Array(mode.dkLen);
+  state.finalize(finalOutput).rootBytes(out);
+  return out;
+}
+
+/** A new incremental hasher in the mode `opts` describes. */
+blake3.create = function create(opts?: Blake3Opts): Hasher {
+  const mode = resolveMode(opts);
+  return new Hasher(new HasherState().init(mode.key, mode.flags), mode.dkLen);
+};

@@ -1,0 +1,24 @@
+#!/usr/bin/env node
+// Everything a fresh machine with only Node 20 and npm needs: the pinned pnpm, the workspace
+// dependencies and, with --test, the reference implementation the differential tests use.
+import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { PNPM_VERSION, toolsDir, root, must, hasPinnedPnpm, pnpmBin } from './tools.mjs';
+
+const forTests = process.argv.includes('--test');
+
+if (!hasPinnedPnpm()) {
+  mkdirSync(toolsDir, { recursive: true });
+  const pkg = join(toolsDir, 'package.json');
+  if (!existsSync(pkg)) writeFileSync(pkg, '{ "private": true }\n');
+  console.log(`installing pnpm ${PNPM_VERSION} into .tools/`);
+  must('npm', ['install', '--prefix', toolsDir, '--no-audit', '--no-fund', `pnpm@${PNPM_VERSION}`]);
+}
+
+must(pnpmBin, ['install', '--frozen-lockfile=' + (process.env.CI ? 'true' : 'false')]);
+
+if (forTests) {
+  const { ensureOracle } = await import(join(root, 'packages/testkit/setup/oracle-setup.mjs'));
+  ensureOracle();
+}
