@@ -1,4 +1,4 @@
-export { officialVectors, type OfficialVectors, type OfficialCase } from './vectors.js';
-export { paint } from './paint.js';
-export { Random, testSeed } from './random.js';
-export { oracle, type OracleRequest } from './oracle.js';
+export { officialVectors, type OfficialVectors, type OfficialCase } from './vectors.ts';
+export { paint } from './paint.ts';
+export { Random, testSeed } from './random.ts';
+export { oracle, type OracleRequest } from './oracle.ts';
