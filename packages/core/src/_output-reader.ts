@@ -1,8 +1,8 @@
 import { abytes, anumber, auint } from './_assert.js';
 import { Output } from './_output.js';
 
-/** The XOF stream holds 2^64 blocks of 64 bytes. */
-const XOF_END = 1n << 70n;
+/** BLAKE3 defines up to 2^64 output bytes (spec, section 2.6), as the reference implementation does. */
+const XOF_END = 1n << 64n;
 
 /** Reads the extended output of a finished hash from any position. */
 export class OutputReader {
@@ -21,7 +21,7 @@ export class OutputReader {
 
   set position(value: bigint | number) {
     const p = auint(value, 'position');
-    if (p > XOF_END) throw new RangeError(`position must be at most 2^70 (the end of the output stream), got ${p}n`);
+    if (p > XOF_END) throw new RangeError(`position must be at most 2^64 (the end of the output stream), got ${p}n`);
     this.#position = p;
   }
 
@@ -36,7 +36,7 @@ export class OutputReader {
   readInto(out: Uint8Array): void {
     const bytes = abytes(out, 'out');
     const end = this.#position + BigInt(bytes.length);
-    if (end > XOF_END) throw new RangeError(`cannot read ${bytes.length} bytes at position ${this.#position}n: the output stream ends at 2^70`);
+    if (end > XOF_END) throw new RangeError(`cannot read ${bytes.length} bytes at position ${this.#position}n: the output stream ends at 2^64`);
     this.#output.rootBytesAt(bytes, this.#position);
     this.#position = end;
   }

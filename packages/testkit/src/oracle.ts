@@ -42,11 +42,14 @@ export function oracle(requests: readonly OracleRequest[]): string[] {
     writeFileSync(file, buf);
     const res = spawnSync(python, [script, file], { encoding: 'utf8', maxBuffer: 1 << 28 });
     if (res.status !== 0) {
-      throw new Error(`the reference oracle failed (${python} ${script}): ${res.error?.message ?? res.stderr}\n` +
-        'Install it with: python3 -m pip install blake3');
+      const missing = /No module named .blake3/.test(res.stderr ?? '');
+      throw new Error(`the reference oracle failed (${python} ${script}): ${res.error?.message ?? res.stderr}` +
+        (missing ? '\nInstall it with: python3 -m pip install blake3' : ''));
     }
-    const lines = res.stdout.trim().split('\n');
-    return requests.length === 0 ? [] : lines;
+    // One line per request; an empty output is an empty line, so only the final newline goes.
+    const lines = res.stdout.split('\n').slice(0, -1);
+    if (lines.length !== requests.length) throw new Error(`the reference oracle gave ${lines.length} outputs for ${requests.length} requests`);
+    return lines;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,0 +1,56 @@
+import { blake3, bytesToHex, hexToBytes } from '@blake3-web/core';
+import { officialVectors, paint, Random, testSeed } from '@blake3-web/testkit';
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { forEachBackend } from './_backends.ts';
+
+const { cases, context_string: context } = officialVectors;
+const key = new TextEncoder().encode(officialVectors.key);
+const modes = [
+  { name: 'hash', opts: {}, expected: (c: (typeof cases)[number]) => c.hash },
+  { name: 'keyed_hash', opts: { key }, expected: (c: (typeof cases)[number]) => c.keyed_hash },
+  { name: 'derive_key', opts: { context }, expected: (c: (typeof cases)[number]) => c.derive_key },
+] as const;
+
+forEachBackend('official vectors', () => {
+  for (const mode of modes) {
+    it(`${mode.name}: one-shot, default 32 bytes and the full 131-byte extended output`, () => {
+      for (const c of cases) {
+        const input = paint(c.input_len);
+        const full = mode.expected(c);
+        assert.equal(bytesToHex(blake3(input, { ...mode.opts, dkLen: 131 })), full, `input_len ${c.input_len}`);
+        assert.equal(bytesToHex(blake3(input, mode.opts)), full.slice(0, 64), `input_len ${c.input_len}`);
+      }
+    });
+
+    it(`${mode.name}: incremental, at update sizes 1, 63, 64, 65, 1000, 1024, 1025 and random`, () => {
+      const rng = new Random(testSeed());
+      for (const c of cases) {
+        const input = paint(c.input_len);
+        const full = mode.expected(c);
+        for (const step of [1, 63, 64, 65, 1000, 1024, 1025, 0]) {
+          const h = blake3.create({ ...mode.opts, dkLen: 131 });
+          for (let i = 0; i < input.length; ) {
+            const n = step || rng.int(0, 3000);
+            h.update(input.subarray(i, i + n));
+            i += n;
+          }
+          assert.equal(bytesToHex(h.digest()), full, `input_len ${c.input_len}, updates of ${step || 'random'}`);
+        }
+      }
+    });
+
+    it(`${mode.name}: XOF reader at every position and read size`, () => {
+      for (const c of cases.filter((_, i) => i % 4 === 0)) {
+        const full = hexToBytes(mode.expected(c));
+        const reader = blake3.create(mode.opts).update(paint(c.input_len)).reader();
+        for (let pos = 0; pos < full.length; pos += 7) {
+          reader.position = BigInt(pos);
+          const n = Math.min(19, full.length - pos);
+          assert.deepEqual(reader.read(n), full.subarray(pos, pos + n), `input_len ${c.input_len}, position ${pos}`);
+          assert.equal(reader.position, BigInt(pos + n));
+        }
+      }
+    });
+  }
+});
