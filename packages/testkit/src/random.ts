@@ -26,7 +26,7 @@ export class Random {
   int(min: number, max: number): number {
     return min + Math.floor((this.u32() / 2 ** 32) * (max - min + 1));
   }
-  bytes(n: number): Uint8Array {
+  bytes(n: number): Uint8Array<ArrayBuffer> {
     const out = new Uint8Array(n);
     for (let i = 0; i < n; i += 4) {
       const w = this.u32();

@@ -1,0 +1,44 @@
+import { blake3, type Blake3Opts } from '@blake3-web/core';
+import { assertChunk } from './_chunks.js';
+import { describe } from './_describe.js';
+import { assertDigest, expectedDigest, VerifyStream } from './verify-stream.js';
+
+/**
+ * The BLAKE3 of everything a `ReadableStream` gives (a `fetch` body, `Blob.stream()`, Node's
+ * `Readable.toWeb()`), read to its end. A plain reader loop, which every engine supports.
+ */
+export async function hashStream(readable: ReadableStream<Uint8Array>, opts?: Blake3Opts): Promise<Uint8Array> {
+  if (!(readable instanceof ReadableStream)) throw new TypeError(`readable must be a ReadableStream, got ${describe(readable)}`);
+  const hasher = blake3.create(opts);
+  const reader = readable.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return hasher.digest();
+      assertChunk(value);
+      hasher.update(value);
+    }
+  } catch (err) {
+    await reader.cancel(err).catch(() => {});
+    throw err;
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+/**
+ * A `Response` with the same status and headers whose body is checked against `expected` as it
+ * streams: reading it rejects with an `IntegrityError` when the content does not match.
+ */
+export function verifyResponse(response: Response, expected: Uint8Array | string, opts?: Omit<Blake3Opts, 'dkLen'>): Response {
+  if (!(response instanceof Response)) throw new TypeError(`response must be a Response, got ${describe(response)}`);
+  if (response.body === null) {
+    // No body (204, HEAD) is empty content, which must match too; such a Response cannot carry a
+    // stream that errors later, so the check happens now.
+    const want = expectedDigest(expected);
+    assertDigest(blake3(new Uint8Array(0), { ...opts, dkLen: want.length }), want);
+    return response;
+  }
+  const body = response.body.pipeThrough(new VerifyStream(expected, opts));
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+}

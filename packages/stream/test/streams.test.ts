@@ -1,0 +1,161 @@
+import { blake3, bytesToHex } from '@blake3-web/core';
+import { Blake3Stream, hashStream, IntegrityError, verifyResponse, VerifyStream } from '@blake3-web/stream';
+import { Random, testSeed } from '@blake3-web/testkit';
+import assert from 'node:assert/strict';
+import { Readable } from 'node:stream';
+import { describe, it } from 'node:test';
+
+const rng = new Random(testSeed());
+
+/** A stream of `data` cut at random points, with empty chunks and views at odd offsets. */
+function chunked(data: Uint8Array, maxChunk: number): ReadableStream<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  for (let i = 0; i < data.length; ) {
+    const n = rng.int(0, maxChunk);
+    const pad = rng.int(0, 3);
+    const buf = new Uint8Array(n + pad);
+    buf.set(data.subarray(i, i + n), pad);
+    chunks.push(buf.subarray(pad, pad + Math.min(n, data.length - i)));
+    i += n;
+  }
+  let k = 0;
+  return new ReadableStream({ pull: (c) => (k < chunks.length ? c.enqueue(chunks[k++]) : c.close()) });
+}
+
+async function readAll(readable: ReadableStream<Uint8Array>): Promise<Uint8Array> {
+  return new Uint8Array(await new Response(readable).arrayBuffer());
+}
+
+describe('Blake3Stream', () => {
+  it('random chunkings of random data pass the bytes through and give blake3()', async () => {
+    for (let i = 0; i < 30; i++) {
+      const data = rng.bytes(rng.pick([0, 1, 1024, 4097, rng.int(0, 200_000)]));
+      const opts = rng.pick([{}, { key: new Uint8Array(32).fill(i) }, { context: 'stream test' }, { dkLen: rng.int(0, 200) }]);
+      const hashing = new Blake3Stream(opts);
+      const out = await readAll(chunked(data, rng.pick([1, 100, 70_000])).pipeThrough(hashing));
+      assert.deepEqual(out, data);
+      assert.deepEqual(await hashing.digest, blake3(data, opts));
+    }
+  });
+
+  it('rejects a chunk that is not a Uint8Array with a TypeError, in the stream and the digest', async () => {
+    const hashing = new Blake3Stream();
+    const writer = hashing.writable.getWriter();
+    void hashing.readable.getReader().read().catch(() => {});
+    await assert.rejects(writer.write('text' as never), { name: 'TypeError', message: /Uint8Array.*string/ });
+    await assert.rejects(hashing.digest, { name: 'TypeError' });
+  });
+
+  it('an aborted or cancelled stream rejects the digest with the reason', async () => {
+    const aborted = new Blake3Stream();
+    const writer = aborted.writable.getWriter();
+    void writer.write(new Uint8Array(10)).catch(() => {});
+    await writer.abort(new Error('connection lost'));
+    await assert.rejects(aborted.digest, { message: 'connection lost' });
+    const cancelled = new Blake3Stream();
+    await cancelled.readable.cancel(new Error('user left'));
+    await assert.rejects(cancelled.digest, { message: 'user left' });
+  });
+
+  it('respects backpressure: nothing is read ahead of the consumer', async () => {
+    let pulled = 0;
+    const source = new ReadableStream<Uint8Array>({ pull: (c) => { pulled++; c.enqueue(new Uint8Array(1024)); } }, { highWaterMark: 0 });
+    const reader = source.pipeThrough(new Blake3Stream()).getReader();
+    await reader.read();
+    await new Promise((r) => setTimeout(r, 50));
+    const afterOne = pulled;
+    assert.ok(afterOne <= 4, `pulled ${afterOne} chunks for one read`);
+    await reader.cancel();
+  });
+
+  it('hashes Blob.stream() and Node Readable.toWeb() through hashStream', async () => {
+    const data = rng.bytes(300_000);
+    assert.deepEqual(await hashStream(new Blob([data]).stream()), blake3(data));
+    assert.deepEqual(await hashStream(Readable.toWeb(Readable.from([data.subarray(0, 5), data.subarray(5)])) as ReadableStream<Uint8Array>), blake3(data));
+    assert.deepEqual(await hashStream(new Blob([data]).stream(), { dkLen: 64 }), blake3(data, { dkLen: 64 }));
+  });
+
+  it('validates its arguments', async () => {
+    assert.throws(() => new Blake3Stream({ key: new Uint8Array(3) }), { name: 'RangeError', message: /key must be 32 bytes/ });
+    await assert.rejects(hashStream('no' as never), { name: 'TypeError', message: /readable must be a ReadableStream/ });
+    const bad = new ReadableStream({ start: (c) => { c.enqueue(42); c.close(); } });
+    await assert.rejects(hashStream(bad as never), { name: 'TypeError', message: /chunks must be Uint8Arrays, got 42/ });
+  });
+});
+
+describe('VerifyStream', () => {
+  const data = new Random(7).bytes(100_000);
+  const hex = bytesToHex(blake3(data));
+
+  it('passes matching content through, for a hex or a byte digest of any length', async () => {
+    assert.deepEqual(await readAll(chunked(data, 5000).pipeThrough(new VerifyStream(hex))), data);
+    assert.deepEqual(await readAll(chunked(data, 5000).pipeThrough(new VerifyStream(hex.toUpperCase()))), data);
+    const long = blake3(data, { dkLen: 64 });
+    assert.deepEqual(await readAll(chunked(data, 5000).pipeThrough(new VerifyStream(long))), data);
+    const key = new Uint8Array(32).fill(9);
+    assert.deepEqual(await readAll(chunked(data, 5000).pipeThrough(new VerifyStream(blake3(data, { key }), { key }))), data);
+  });
+
+  it('errors with IntegrityError on a tampered byte', async () => {
+    const bad = data.slice();
+    bad[54_321] ^= 1;
+    await assert.rejects(readAll(chunked(bad, 5000).pipeThrough(new VerifyStream(hex))), (err: IntegrityError) => {
+      assert.ok(err instanceof IntegrityError);
+      assert.equal(err.code, 'ERR_BLAKE3_MISMATCH');
+      assert.equal(err.expected, hex);
+      assert.equal(err.actual, bytesToHex(blake3(bad)));
+      return true;
+    });
+  });
+
+  it('errors with IntegrityError on a truncated body', async () => {
+    await assert.rejects(readAll(chunked(data.subarray(0, 99_999), 5000).pipeThrough(new VerifyStream(hex))), { name: 'IntegrityError' });
+  });
+
+  it('pipeTo rejects and the writer side sees the error', async () => {
+    const bad = data.slice();
+    bad[0] ^= 0x80;
+    const seen: unknown[] = [];
+    const sink = new WritableStream<Uint8Array>({ abort: (reason) => void seen.push(reason) });
+    await assert.rejects(chunked(bad, 5000).pipeThrough(new VerifyStream(hex)).pipeTo(sink), { name: 'IntegrityError' });
+    assert.equal((seen[0] as Error).name, 'IntegrityError');
+  });
+
+  it('an aborted source errors the stream with the abort reason, never a success', async () => {
+    const source = new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(data.subarray(0, 1000));
+        c.error(new Error('network down'));
+      },
+    });
+    await assert.rejects(readAll(source.pipeThrough(new VerifyStream(hex))), { message: 'network down' });
+  });
+
+  it('validates the expected digest', () => {
+    assert.throws(() => new VerifyStream(42 as never), { name: 'TypeError', message: /expected must be a hex string or a Uint8Array/ });
+    assert.throws(() => new VerifyStream('xyz'), { name: 'RangeError', message: /expected must be a hex digest/ });
+    assert.throws(() => new VerifyStream(''), { name: 'RangeError', message: /must not be empty/ });
+  });
+});
+
+describe('verifyResponse', () => {
+  const data = new Random(8).bytes(70_000);
+
+  it('gives a Response with the same status and headers whose body verifies as it streams', async () => {
+    const res = verifyResponse(new Response(data, { status: 203, headers: { 'x-test': 'yes' } }), blake3(data));
+    assert.equal(res.status, 203);
+    assert.equal(res.headers.get('x-test'), 'yes');
+    assert.deepEqual(new Uint8Array(await res.arrayBuffer()), data);
+  });
+
+  it('rejects reading a mismatched body', async () => {
+    const res = verifyResponse(new Response(data), blake3(data.subarray(1)));
+    await assert.rejects(res.arrayBuffer(), { name: 'IntegrityError' });
+  });
+
+  it('checks responses without a body against the empty input at once', () => {
+    const empty = new Response(null, { status: 204 });
+    assert.equal(verifyResponse(empty, blake3(new Uint8Array(0))), empty);
+    assert.throws(() => verifyResponse(new Response(null, { status: 204 }), blake3('x')), { name: 'IntegrityError' });
+  });
+});
