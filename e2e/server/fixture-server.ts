@@ -1,0 +1,80 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dirname, join, normalize, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { mimeType } from './mime-types.ts';
+
+export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/**
+ * Requests under this prefix get the cross-origin isolation headers; the rest of the path is the
+ * same file. Pages load their modules and workers by relative URL, so everything they pull in
+ * stays under the prefix and is isolated too.
+ */
+export const ISOLATED_PREFIX = '/coi/';
+
+/** Repo paths browsers may load: the built packages and the e2e pages, never sources or secrets. */
+const SERVED: readonly RegExp[] = [
+  /^packages\/[^/]+\/dist\//,
+  /^packages\/testkit\/vectors\//,
+  /^e2e\/pages\//,
+  /^demo\/dist\//,
+];
+
+export type FixtureServer = { readonly url: string; close(): Promise<void> };
+
+/** Serves the repo's built files on 127.0.0.1 (port 0 picks a free one). */
+export async function startFixtureServer(port = 0): Promise<FixtureServer> {
+  const server = createServer((req, res) => {
+    handle(req, res).catch((e: unknown) => {
+      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end(`fixture server error: ${String(e)}\n`);
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', resolve);
+  });
+  const { port: bound } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${bound}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return fail(res, 405, `${req.method} not allowed`);
+  let path = decodeURIComponent(new URL(req.url ?? '/', 'http://fixture').pathname);
+  const headers: Record<string, string> = {
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+  };
+  if (path.startsWith(ISOLATED_PREFIX)) {
+    path = path.slice(ISOLATED_PREFIX.length - 1);
+    headers['Cross-Origin-Opener-Policy'] = 'same-origin';
+    headers['Cross-Origin-Embedder-Policy'] = 'require-corp';
+    headers['Cross-Origin-Resource-Policy'] = 'same-origin';
+  }
+  const relative = normalize(path).replace(/^\/+/, '');
+  if (relative.split(sep).includes('..') || !SERVED.some((re) => re.test(relative))) {
+    return fail(res, 404, `${path} is not served (only built packages and e2e pages are)`);
+  }
+  const file = join(repoRoot, relative);
+  const info = await stat(file).catch(() => undefined);
+  if (!info?.isFile()) return fail(res, 404, `${path} not found${relative.includes('/dist/') ? ' (run pnpm build)' : ''}`);
+  res.writeHead(200, { ...headers, 'Content-Type': mimeType(file), 'Content-Length': String(info.size) });
+  if (req.method === 'HEAD') return void res.end();
+  createReadStream(file).pipe(res);
+}
+
+function fail(res: ServerResponse, status: number, message: string): void {
+  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
+  res.end(message + '\n');
+}

@@ -1,0 +1,8 @@
+export declare const BROWSER_PATHS: {
+  readonly chromium: string;
+  readonly firefox: string;
+  readonly webkitDriver: string;
+  readonly miniBrowser: string;
+  readonly xvfb: string;
+  readonly xauth: string;
+};
