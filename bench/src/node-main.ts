@@ -1,0 +1,125 @@
+// `pnpm bench`: measures every implementation in this Node process, saves the raw results under
+// bench/results/ and rewrites the Node section of docs/BENCHMARKS.md.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+import { backend, blake3, ready, setBackend } from '@blake3-web/core';
+
+import { measureBundles } from './bundle-size.ts';
+import type { Candidate, Mode, Reference } from './candidate.ts';
+import { blake3JitCandidate, coreCandidates, hashWasmCandidate, nobleCandidate } from './candidates-blake3.ts';
+import { blake3JitJsPathCandidate, nodeSha256Candidate } from './candidates-node.ts';
+import { coreRevision } from './core-revision.ts';
+import { replaceSection } from './doc-section.ts';
+import { describeMachine } from './machine-node.ts';
+import { environmentSection } from './markdown-section.ts';
+import type { BenchReport } from './report.ts';
+import { runRounds } from './run-rounds.ts';
+import { SIZES, UPDATE_SIZE } from './sizes.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    rounds: { type: 'string' },
+    'target-ms': { type: 'string' },
+    'no-write': { type: 'boolean', default: false },
+  },
+});
+
+// A full run: about 3 minutes on the 2-core reference machine. --quick: under a minute, for a
+// look only, so it never overwrites the committed results.
+const quick = args.quick ?? false;
+const rounds = Number(args.rounds ?? (quick ? 5 : 41));
+const targetMs = Number(args['target-ms'] ?? (quick ? 10 : 30));
+const write = !quick && !(args['no-write'] ?? false);
+const modes: Mode[] = ['one-shot', 'incremental'];
+
+const benchDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+const repoRoot = join(benchDir, '..');
+const require = createRequire(import.meta.url);
+const coreDistIndex = require.resolve('@blake3-web/core');
+
+function peerVersion(pkg: string): string {
+  return (JSON.parse(readFileSync(join(benchDir, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+const peers = [
+  ...['blake3-jit', 'hash-wasm', '@noble/hashes'].map((name) => ({ name, version: peerVersion(name) })),
+  { name: 'OpenSSL (node:crypto)', version: process.versions.openssl },
+];
+
+await ready();
+const defaultBackend = backend();
+
+const candidates: Candidate[] = [
+  ...coreCandidates(),
+  blake3JitCandidate(),
+  await blake3JitJsPathCandidate(),
+  await hashWasmCandidate(),
+  nobleCandidate(),
+  nodeSha256Candidate(),
+];
+
+// Our JS backend is the reference for BLAKE3: it is the portable path every other one is
+// checked against in the core's own tests.
+const reference: Reference = (algorithm, input) => {
+  if (algorithm === 'sha256') return createHash('sha256').update(input).digest();
+  setBackend('js');
+  return blake3(input);
+};
+
+const date = new Date().toISOString();
+const core = coreRevision(repoRoot);
+console.log(`${quick ? 'quick' : 'full'} run: ${rounds} rounds, ~${targetMs} ms per sample, ${candidates.length} implementations`);
+const result = await runRounds({
+  candidates,
+  reference,
+  sizes: SIZES,
+  modes,
+  rounds,
+  targetMs,
+  updateSize: UPDATE_SIZE,
+  log: (line) => console.log(line),
+});
+setBackend(defaultBackend);
+
+const report: BenchReport = {
+  schema: 1,
+  date,
+  machine: describeMachine(),
+  config: { sizes: SIZES, modes, rounds, targetMs, updateSize: UPDATE_SIZE, quick },
+  core,
+  defaultBackend,
+  baseline: `core-${defaultBackend}`,
+  candidates: candidates.map((c) => ({ id: c.id, label: c.label, algorithm: c.algorithm })),
+  peers,
+  bundleSizes: await measureBundles(coreDistIndex, benchDir),
+  verifications: result.verifications,
+  cells: result.cells,
+  elapsedMs: result.elapsedMs,
+};
+
+const resultsDir = join(benchDir, 'results');
+const resultsFile = join(resultsDir, `node-${date.slice(0, 10)}.json`);
+const docFile = join(repoRoot, 'docs', 'BENCHMARKS.md');
+const section = environmentSection('Node', report, relative(dirname(docFile), resultsFile));
+console.log(`\n${section}\n`);
+
+if (write) {
+  mkdirSync(resultsDir, { recursive: true });
+  writeFileSync(resultsFile, `${JSON.stringify(report, null, 1)}\n`);
+  const doc = existsSync(docFile) ? readFileSync(docFile, 'utf8') : readFileSync(join(benchDir, 'benchmarks-doc-header.md'), 'utf8');
+  writeFileSync(docFile, replaceSection(doc, 'node', section));
+  console.log(`wrote ${relative(repoRoot, resultsFile)} and ${relative(repoRoot, docFile)}`);
+} else {
+  console.log('results not written (quick run or --no-write)');
+}
+
+if (report.verifications.some((v) => !v.ok)) {
+  console.error('some implementations gave wrong output: see above');
+  process.exitCode = 1;
+}

@@ -1,0 +1,35 @@
+import type { BundleSize } from './bundle-size.ts';
+import type { Algorithm, Mode } from './candidate.ts';
+import type { CoreRevision } from './core-revision.ts';
+import type { Machine } from './machine-node.ts';
+import type { Cell } from './run-rounds.ts';
+import type { Verification } from './verify.ts';
+
+/** What one run saves under bench/results/ and what the tables in docs/BENCHMARKS.md come from. */
+export interface BenchReport {
+  readonly schema: 1;
+  /** ISO timestamp of the start of the run. */
+  readonly date: string;
+  readonly machine: Machine;
+  readonly config: {
+    readonly sizes: readonly number[];
+    readonly modes: readonly Mode[];
+    readonly rounds: number;
+    readonly targetMs: number;
+    readonly updateSize: number;
+    readonly quick: boolean;
+  };
+  /** The source of `@blake3-web/core` that was measured. */
+  readonly core: CoreRevision;
+  /** The backend `@blake3-web/core` picks by itself here. */
+  readonly defaultBackend: string;
+  /** The candidate every ratio divides by: our core on its default backend. */
+  readonly baseline: string;
+  readonly candidates: readonly { id: string; label: string; algorithm: Algorithm }[];
+  /** The other libraries measured, with the versions installed. */
+  readonly peers: readonly { name: string; version: string }[];
+  readonly bundleSizes: readonly BundleSize[];
+  readonly verifications: readonly Verification[];
+  readonly cells: readonly Cell[];
+  readonly elapsedMs: number;
+}

@@ -1,0 +1,120 @@
+// The measuring core: verification, calibration and interleaved rounds. Pure ESM with no Node or
+// DOM APIs, so a browser page can drive it with its own candidates, clock and logger.
+import type { Candidate, Mode, Reference } from './candidate.ts';
+import { calibrate, megabytesPerSecond, sinkValue, timeCalls } from './measure.ts';
+import { paintInput, splitInput } from './sizes.ts';
+import { median, quantile } from './stats.ts';
+import { referenceCache, verifyCell, type Verification } from './verify.ts';
+
+export interface RunOptions {
+  readonly candidates: readonly Candidate[];
+  readonly reference: Reference;
+  readonly sizes: readonly number[];
+  readonly modes: readonly Mode[];
+  /** Each round samples every verified (mode, size, candidate) cell once. */
+  readonly rounds: number;
+  /** How long one sample should last; calls per sample are fixed per cell before round 1. */
+  readonly targetMs: number;
+  /** Piece size for incremental mode. */
+  readonly updateSize: number;
+  readonly now?: () => number;
+  readonly log?: (line: string) => void;
+  /** Awaited between samples: a browser page passes a macrotask so it stays responsive. */
+  readonly pause?: () => Promise<void>;
+}
+
+/** Every sample of one implementation at one size in one mode. */
+export interface Cell {
+  readonly mode: Mode;
+  readonly candidate: string;
+  readonly size: number;
+  /** Calls per sample. */
+  readonly calls: number;
+  /** MB/s of each round's sample, in round order. */
+  readonly samples: number[];
+  median: number;
+  q1: number;
+  q3: number;
+}
+
+export interface RunResult {
+  readonly verifications: Verification[];
+  readonly cells: Cell[];
+  readonly elapsedMs: number;
+}
+
+interface Work {
+  readonly cell: Cell;
+  readonly select: (() => void) | undefined;
+  readonly fn: (arg: never) => Uint8Array;
+  readonly arg: unknown;
+}
+
+/** The function that a cell times, with its argument, or undefined if the mode is not offered. */
+function bind(c: Candidate, mode: Mode, input: Uint8Array, pieces: readonly Uint8Array[]) {
+  if (mode === 'one-shot') return { fn: c.oneShot, arg: input };
+  return c.incremental ? { fn: c.incremental, arg: pieces } : undefined;
+}
+
+/** `items` rotated left by `by`, so each round starts with a different implementation. */
+function rotate<T>(items: readonly T[], by: number): T[] {
+  const k = items.length === 0 ? 0 : by % items.length;
+  return [...items.slice(k), ...items.slice(0, k)];
+}
+
+export async function runRounds(opts: RunOptions): Promise<RunResult> {
+  const now = opts.now ?? (() => performance.now());
+  const log = opts.log ?? (() => {});
+  const started = now();
+  const verifications: Verification[] = [];
+  // groups[mode][size] lists the cells of one (mode, size) in candidate order.
+  const groups: Work[][] = [];
+
+  for (const size of opts.sizes) {
+    const input = paintInput(size);
+    const pieces = splitInput(input, opts.updateSize);
+    const expected = referenceCache(opts.reference, input);
+    for (const mode of opts.modes) {
+      const group: Work[] = [];
+      for (const c of opts.candidates) {
+        const bound = bind(c, mode, input, pieces);
+        if (!bound) continue;
+        const fn = bound.fn as (arg: unknown) => Uint8Array;
+        const v = await verifyCell(c, mode, size, () => fn(bound.arg), expected);
+        verifications.push(v);
+        if (!v.ok) {
+          log(`WRONG OUTPUT, not measured: ${c.label}, ${mode}, ${size} B: ${v.detail}`);
+          continue;
+        }
+        c.select?.();
+        const calls = calibrate(fn, bound.arg, opts.targetMs, now);
+        const cell: Cell = { mode, candidate: c.id, size, calls, samples: [], median: 0, q1: 0, q3: 0 };
+        group.push({ cell, select: c.select, fn, arg: bound.arg });
+      }
+      groups.push(group);
+    }
+    log(`verified and calibrated ${size} B`);
+  }
+
+  for (let r = 0; r < opts.rounds; r++) {
+    for (const group of groups) {
+      for (const w of rotate(group, r)) {
+        w.select?.();
+        const ms = timeCalls(w.fn as (arg: unknown) => Uint8Array, w.arg, w.cell.calls, now);
+        w.cell.samples.push(megabytesPerSecond(w.cell.size, w.cell.calls, ms));
+        if (opts.pause) await opts.pause();
+      }
+    }
+    log(`round ${r + 1}/${opts.rounds} done at ${((now() - started) / 1000).toFixed(0)} s`);
+  }
+
+  const cells = groups.flat().map((w) => w.cell);
+  for (const cell of cells) {
+    cell.median = median(cell.samples);
+    cell.q1 = quantile(cell.samples, 0.25);
+    cell.q3 = quantile(cell.samples, 0.75);
+  }
+  // Observing the sink after timing keeps every digest live without costing anything inside.
+  if (Number.isNaN(sinkValue())) log('unreachable');
+  return { verifications, cells, elapsedMs: now() - started };
+}
