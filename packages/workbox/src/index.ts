@@ -1,0 +1,5 @@
+export { Blake3IntegrityPlugin, type Blake3IntegrityPluginOptions } from './blake3-integrity-plugin.js';
+export {
+  firstOf, hashFromDigestHeader, hashFromHeader, hashFromManifest, hashFromUrlPath, parseDigestField,
+  type ExpectedHashResolver,
+} from './resolvers.js';
