@@ -21,4 +21,7 @@ must(pnpmBin, ['install', '--frozen-lockfile=' + (process.env.CI ? 'true' : 'fal
 if (forTests) {
   const { ensureOracle } = await import(join(root, 'packages/testkit/setup/oracle-setup.mjs'));
   ensureOracle();
+  // The e2e tests drive Debian's Chromium, Firefox ESR and WebKitGTK.
+  const { ensureBrowsers } = await import('./browsers.mjs');
+  ensureBrowsers();
 }

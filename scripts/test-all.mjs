@@ -1,0 +1,117 @@
+#!/usr/bin/env node
+// Every test, in order: unit tests (Node), the core's suite under Deno and Bun, then the e2e
+// specs in Chromium, Firefox and WebKit. Each step runs even when an earlier one failed, so one
+// run shows everything; the summary at the end has counts per runtime and per engine, and the
+// exit status is non-zero when anything failed.
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { playwrightCounts } from './playwright-counts.mjs';
+import { env, pnpmBin, root } from './tools.mjs';
+
+const ENGINES = ['chromium', 'firefox', 'webkit'];
+const resultsDir = join(root, 'test-results');
+const rows = [];
+const notes = [];
+
+/** Runs a command with inherited output, also keeping the output for parsing. */
+function run(cmd, args) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d) => {
+      process.stdout.write(d);
+      output += d;
+    });
+    child.stderr.on('data', (d) => {
+      process.stderr.write(d);
+      output += d;
+    });
+    child.on('error', (e) => resolve({ status: 127, output: String(e) }));
+    child.on('close', (status) => resolve({ status: status ?? 1, output }));
+  });
+}
+
+function heading(text) {
+  console.log(`\n${'='.repeat(8)} ${text} ${'='.repeat(Math.max(8, 70 - text.length))}\n`);
+}
+
+async function unitTests() {
+  heading('unit tests (Node)');
+  const started = Date.now();
+  const { status, output } = await run(pnpmBin, ['run', 'test:unit']);
+  // node:test's closing lines, one block per package.
+  const sum = (label) => [...output.matchAll(new RegExp(`ℹ ${label} (\\d+)`, 'g'))].reduce((n, m) => n + Number(m[1]), 0);
+  rows.push({
+    name: `node ${process.versions.node} (unit)`,
+    passed: sum('pass'),
+    failed: sum('fail') + sum('cancelled'),
+    skipped: sum('skipped') + sum('todo'),
+    seconds: (Date.now() - started) / 1000,
+    exitStatus: status,
+  });
+}
+
+async function runtimes() {
+  heading('core tests under Deno and Bun');
+  const report = join(resultsDir, 'runtimes.json');
+  rmSync(report, { force: true });
+  const { status } = await run(process.execPath, [join(root, 'scripts/test-runtimes.mjs')]);
+  if (!existsSync(report)) {
+    rows.push({ name: 'deno, bun', passed: 0, failed: 0, skipped: 0, seconds: 0, exitStatus: status || 1 });
+    return;
+  }
+  for (const r of JSON.parse(readFileSync(report, 'utf8'))) {
+    rows.push({ ...r, exitStatus: r.ok ? 0 : r.exitStatus || 1 });
+    for (const e of r.excluded) notes.push(`${r.name}: excluded ${e.file}: ${e.reason}`);
+  }
+}
+
+async function e2e() {
+  heading('e2e: Chromium, Firefox, WebKit');
+  const report = join(resultsDir, 'e2e-report.json');
+  rmSync(report, { force: true });
+  const started = Date.now();
+  const { status } = await run(join(root, 'node_modules/.bin/playwright'), ['test']);
+  const wall = (Date.now() - started) / 1000;
+  if (!existsSync(report)) {
+    rows.push({ name: 'e2e', passed: 0, failed: 0, skipped: 0, seconds: wall, exitStatus: status || 1 });
+    return;
+  }
+  const json = JSON.parse(readFileSync(report, 'utf8'));
+  const counts = playwrightCounts(json);
+  for (const engine of ENGINES) {
+    const c = counts.get(engine) ?? { passed: 0, failed: 0, skipped: 0, seconds: 0, skipReasons: new Map() };
+    // An engine that ran nothing has not been tested: that is a failure, not a pass.
+    const ranNothing = c.passed === 0;
+    if (ranNothing) notes.push(`${engine}: no test passed`);
+    rows.push({ name: engine, ...c, exitStatus: ranNothing ? 1 : c.failed > 0 ? status || 1 : 0 });
+    for (const [reason, n] of c.skipReasons) notes.push(`${engine}: ${n} skipped: ${reason}`);
+  }
+  for (const e of json.errors ?? []) notes.push(`e2e error outside tests: ${e.message?.split('\n')[0]}`);
+  if (status !== 0 && rows.slice(-ENGINES.length).every((r) => r.exitStatus === 0)) {
+    rows.push({ name: 'e2e run', passed: 0, failed: 0, skipped: 0, seconds: wall, exitStatus: status });
+  }
+  notes.push(`e2e wall time ${wall.toFixed(1)} s (per-engine times are summed test durations, two workers)`);
+}
+
+const started = Date.now();
+await unitTests();
+await runtimes();
+await e2e();
+
+heading('summary');
+const pad = (s, n) => String(s).padEnd(n);
+const num = (s, n) => String(s).padStart(n);
+console.log(`${pad('', 28)}${num('passed', 8)}${num('failed', 8)}${num('skipped', 9)}${num('time', 10)}`);
+for (const r of rows) {
+  const flag = r.exitStatus === 0 ? '' : `  FAILED (exit status ${r.exitStatus})`;
+  console.log(`${pad(r.name, 28)}${num(r.passed, 8)}${num(r.failed, 8)}${num(r.skipped, 9)}${num(`${r.seconds.toFixed(1)} s`, 10)}${flag}`);
+}
+for (const n of notes) console.log(`  ${n}`);
+const total = (k) => rows.reduce((n, r) => n + r[k], 0);
+const failed = rows.some((r) => r.exitStatus !== 0 || r.failed > 0);
+console.log(`\nall tests took ${((Date.now() - started) / 1000).toFixed(0)} s`);
+console.log(`total: ${total('passed')} passed, ${total('failed')} failed, ${total('skipped')} skipped`);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,105 @@
+#!/usr/bin/env node
+// Runs the core's test suite (node:test files) under Deno and Bun, the other runtimes the
+// library supports, and writes per-runtime counts to test-results/runtimes.json.
+//   node scripts/test-runtimes.mjs [deno|bun ...]
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+import { junitCounts } from './junit-counts.mjs';
+import { env, root } from './tools.mjs';
+
+const suiteDir = join(root, 'packages/core');
+const resultsDir = join(root, 'test-results');
+const bin = join(root, 'node_modules/.bin');
+const python = process.env.PYTHON ?? 'python3';
+
+/**
+ * Test files a runtime cannot run, each with the reason, printed on every run. Everything else
+ * in packages/core/test runs everywhere.
+ * @type {{ runtime: string, file: string, reason: string }[]}
+ */
+const EXCLUDED = [];
+
+const RUNTIMES = {
+  deno: {
+    version: () => version(join(bin, 'deno'), ['--version']),
+    // Deno runs node:test describe/it natively. --no-check: tsc already type-checks the tests
+    // with the project's TypeScript; this run is about the runtime's behavior. The differential
+    // tests write a temporary file and spawn the Python reference implementation.
+    args: (report, files) => [
+      join(bin, 'deno'),
+      'test',
+      '--no-check',
+      '--allow-read',
+      '--allow-env',
+      `--allow-write=${tmpdir()}`,
+      `--allow-run=${python}`,
+      `--junit-path=${report}`,
+      ...files,
+    ],
+  },
+  bun: {
+    version: () => version(join(bin, 'bun'), ['--version']),
+    // bun test maps node:test describe/it/before onto its own runner.
+    args: (report, files) => [
+      join(bin, 'bun'),
+      'test',
+      '--reporter=junit',
+      `--reporter-outfile=${report}`,
+      ...files.map((f) => `./${f}`),
+    ],
+  },
+};
+
+function version(cmd, args) {
+  const r = spawnSync(cmd, args, { encoding: 'utf8', env: env() });
+  return r.status === 0 ? (/\d+\.\d+\.\d+/.exec(r.stdout)?.[0] ?? r.stdout.trim()) : 'not installed (run node scripts/bootstrap.mjs)';
+}
+
+export function runRuntime(name) {
+  const runtime = RUNTIMES[name];
+  const files = readdirSync(join(suiteDir, 'test'))
+    .filter((f) => f.endsWith('.test.ts'))
+    .sort()
+    .map((f) => `test/${f}`);
+  const excluded = EXCLUDED.filter((e) => e.runtime === name);
+  for (const e of excluded) console.log(`${name}: not running ${e.file}: ${e.reason}`);
+  const run = files.filter((f) => !excluded.some((e) => e.file === f));
+  const report = join(resultsDir, `runtime-${name}.xml`);
+  rmSync(report, { force: true });
+  const ver = runtime.version();
+  console.log(`\n=== ${name} (${ver}): ${run.length} test files of packages/core/test ===`);
+  const [cmd, ...args] = runtime.args(report, run);
+  const started = Date.now();
+  const r = spawnSync(cmd, args, { cwd: suiteDir, stdio: 'inherit', env: env() });
+  const seconds = (Date.now() - started) / 1000;
+  let counts;
+  try {
+    counts = junitCounts(readFileSync(report, 'utf8'));
+  } catch {
+    counts = { passed: 0, failed: 0, skipped: 0, failures: [] };
+  }
+  const status = r.status ?? 1;
+  // A crash or a failed load can leave no failing test case behind: the exit status decides.
+  const ok = status === 0 && counts.failed === 0 && counts.passed > 0;
+  return { name: `${name} ${ver}`, ...counts, excluded, exitStatus: status, ok, seconds };
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const names = process.argv.slice(2).length > 0 ? process.argv.slice(2) : Object.keys(RUNTIMES);
+  const unknown = names.filter((n) => !(n in RUNTIMES));
+  if (unknown.length > 0) {
+    console.error(`unknown runtime ${unknown.join(', ')}; known: ${Object.keys(RUNTIMES).join(', ')}`);
+    process.exit(2);
+  }
+  mkdirSync(resultsDir, { recursive: true });
+  const results = names.map(runRuntime);
+  writeFileSync(join(resultsDir, 'runtimes.json'), JSON.stringify(results, null, 2) + '\n');
+  for (const r of results) {
+    console.log(`${r.name}: ${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped` + (r.ok ? '' : ` (exit status ${r.exitStatus})`));
+  }
+  process.exit(results.every((r) => r.ok) ? 0 : 1);
+}
