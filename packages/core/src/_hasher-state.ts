@@ -1,36 +1,43 @@
 import { compress } from './_compress.js';
-import { BLOCK_LEN, CHUNK_END, CHUNK_LEN, CHUNK_START, MAX_DEPTH, PARENT } from './_constants.js';
-import { LITTLE_ENDIAN, swapWords } from './_bytes.js';
+import { BLOCK_LEN, CHUNK_LEN, MAX_DEPTH, PARENT } from './_constants.js';
+import { jsKernels, MAX_CALL_CHUNKS } from './_kernels.js';
 import type { Output } from './_output.js';
-
-const TWO_POW_32 = 0x100000000;
+import { kernels } from './backend.js';
+import { WASM_MIN_CHUNKS } from './wasm/_kernel.js';
 
 /**
- * The incremental BLAKE3 state of the reference implementation (`ChunkState` plus the CV stack),
- * laid out in typed arrays so that hashing allocates nothing per block or per chunk.
- *
- * The last block seen is always kept buffered, and so is the last chunk: either may turn out to
- * be the final one, which is compressed with different flags.
+ * Input is buffered until this many whole chunks are known not to be the last, so that any
+ * sequence of update sizes (even 1000 updates of 100 bytes) reaches the SIMD kernel in groups.
+ * 16 KiB: a 4 KiB group paid one scalar parent merge in JS per 4 chunks (see docs/wasm-kernel.md).
+ */
+const GROUP_CHUNKS = 16;
+const GROUP_LEN = GROUP_CHUNKS * CHUNK_LEN;
+
+/** The stack copy `finalize` works on, so that finalizing leaves the state untouched. */
+let finalStack: Uint32Array | undefined;
+
+/**
+ * The incremental BLAKE3 state: the CV stack of the reference implementation (`cv_stack`) plus
+ * the input not yet hashed, kept as bytes. Chunks are hashed only when they are known not to be
+ * the last one (which may be the root or end with a short block), and then in power-of-two
+ * subtrees at positions that are multiples of their size, each giving one chaining value.
  */
 export class HasherState {
   /** Key words: the IV, the key, or the derive_key context key. */
   readonly key = new Uint32Array(8);
   flags = 0;
-  /** Chaining value of the chunk in progress. */
-  readonly chunkCv = new Uint32Array(8);
-  /** The buffered block, zero-padded when the state is finalized. */
-  readonly block = new Uint32Array(16);
-  readonly block8 = new Uint8Array(this.block.buffer);
-  blockLen = 0;
-  blocksCompressed = 0;
-  /** Index of the chunk in progress; can exceed 2^32 (it is kept exact up to 2^53). */
+  /** Index of the first chunk not yet hashed; can exceed 2^32 (it is kept exact up to 2^53). */
   chunkCounter = 0;
   /** Where the subtree starts, in chunks (non-zero only through the hazmat API). */
   initialChunkCounter = 0;
   readonly cvStack = new Uint32Array(MAX_DEPTH * 8);
   cvStackLen = 0;
-  /** Holds whole chunks copied from inputs that are not 4-byte aligned (or on big-endian hosts). */
-  #scratch: Uint32Array | undefined;
+  /**
+   * Input from chunk `chunkCounter` on, not hashed yet: at most GROUP_LEN bytes, and at least one
+   * byte once anything was added. `chunkCounter - initialChunkCounter` stays a multiple of GROUP_CHUNKS.
+   */
+  #buf = new Uint8Array(0);
+  #bufLen = 0;
 
   init(key: Uint32Array, flags: number, initialChunkCounter = 0): this {
     this.key.set(key);
@@ -40,145 +47,148 @@ export class HasherState {
   }
 
   reset(): this {
-    this.chunkCv.set(this.key);
-    this.blockLen = 0;
-    this.blocksCompressed = 0;
     this.chunkCounter = this.initialChunkCounter;
     this.cvStackLen = 0;
+    this.#bufLen = 0;
     return this;
   }
 
   copyFrom(s: HasherState): this {
     this.key.set(s.key);
     this.flags = s.flags;
-    this.chunkCv.set(s.chunkCv);
-    this.block.set(s.block);
-    this.blockLen = s.blockLen;
-    this.blocksCompressed = s.blocksCompressed;
     this.chunkCounter = s.chunkCounter;
     this.initialChunkCounter = s.initialChunkCounter;
     this.cvStack.set(s.cvStack.subarray(0, s.cvStackLen * 8));
     this.cvStackLen = s.cvStackLen;
+    this.#bufLen = 0;
+    this.#append(s.#buf, 0, s.#bufLen);
     return this;
   }
 
   /** Bytes hashed since the start (of the subtree, for hazmat states). */
   get length(): number {
-    return (this.chunkCounter - this.initialChunkCounter) * CHUNK_LEN + this.blocksCompressed * BLOCK_LEN + this.blockLen;
+    return (this.chunkCounter - this.initialChunkCounter) * CHUNK_LEN + this.#bufLen;
   }
 
   update(input: Uint8Array): void {
     const len = input.length;
     let pos = 0;
-    while (pos < len) {
-      // More input follows, so a full chunk in progress is not the last one: finish it.
-      if (this.blocksCompressed === 15 && this.blockLen === BLOCK_LEN) {
-        this.#compressBlock(this.block, 0, CHUNK_END);
-        this.#pushChunkCv(this.chunkCv, 0);
-      }
-      if (this.blocksCompressed === 0 && this.blockLen === 0 && len - pos > CHUNK_LEN) {
-        // Whole chunks straight from the input, always leaving at least one byte for the end.
-        pos = this.#hashChunks(input, pos, Math.floor((len - pos - 1) / CHUNK_LEN));
-        continue;
-      }
-      if (this.blockLen === BLOCK_LEN) {
-        this.#compressBlock(this.block, 0, 0);
-        this.blockLen = 0;
-      }
-      if (this.blockLen === 0 && LITTLE_ENDIAN && ((input.byteOffset + pos) & 3) === 0) {
-        // Whole blocks of this chunk straight from the input, keeping the last block buffered.
-        const blocks = Math.min(Math.floor((len - pos - 1) / BLOCK_LEN), 15 - this.blocksCompressed);
-        if (blocks > 0) {
-          const words = new Uint32Array(input.buffer, input.byteOffset + pos, blocks * 16);
-          for (let b = 0; b < blocks; b++) this.#compressBlock(words, b * 16, 0);
-          pos += blocks * BLOCK_LEN;
-          continue;
-        }
-      }
-      const take = Math.min(BLOCK_LEN - this.blockLen, len - pos);
-      this.block8.set(input.subarray(pos, pos + take), this.blockLen);
-      this.blockLen += take;
-      pos += take;
-      if (!LITTLE_ENDIAN && this.blockLen === BLOCK_LEN) swapWords(this.block8, BLOCK_LEN);
+    if (this.#bufLen > 0) {
+      pos = Math.min(GROUP_LEN - this.#bufLen, len);
+      this.#append(input, 0, pos);
+      if (pos === len) return;
+      // The buffer is full and more input follows: none of its chunks is the last one.
+      this.#pushChunks(this.#buf, 0, GROUP_CHUNKS, this.cvStack, true);
+      this.#bufLen = 0;
     }
+    if (len - pos > GROUP_LEN) {
+      // Whole groups straight from the input, keeping back at least one byte (the last chunk).
+      const n = Math.floor((len - pos - 1) / GROUP_LEN) * GROUP_CHUNKS;
+      this.#pushChunks(input, pos, n, this.cvStack, true);
+      pos += n * CHUNK_LEN;
+    }
+    this.#append(input, pos, len - pos);
   }
 
-  /** Compresses a full block of the chunk in progress; `endFlag` is CHUNK_END for its last block. */
-  #compressBlock(m: Uint32Array, mPos: number, endFlag: number): void {
-    const c = this.chunkCounter;
-    const flags = this.flags | (this.blocksCompressed === 0 ? CHUNK_START : 0) | endFlag;
-    compress(this.chunkCv, 0, m, mPos, c >>> 0, (c / TWO_POW_32) >>> 0, BLOCK_LEN, flags, this.chunkCv, 0, 8);
-    this.blocksCompressed++;
-  }
-
-  /** Hashes `n` whole chunks of `input` from `pos`, each known not to be the last; returns the new position. */
-  #hashChunks(input: Uint8Array, pos: number, n: number): number {
-    const aligned = LITTLE_ENDIAN && ((input.byteOffset + pos) & 3) === 0;
-    const words = aligned
-      ? new Uint32Array(input.buffer, input.byteOffset + pos, n * (CHUNK_LEN / 4))
-      : (this.#scratch ??= new Uint32Array(CHUNK_LEN / 4));
-    const scratch8 = aligned ? undefined : new Uint8Array(words.buffer);
-    const key = this.key;
-    const flags = this.flags;
-    const stack = this.cvStack;
-    for (let i = 0; i < n; i++) {
-      let m = i * (CHUNK_LEN / 4);
-      if (scratch8) {
-        scratch8.set(input.subarray(pos + i * CHUNK_LEN, pos + (i + 1) * CHUNK_LEN));
-        if (!LITTLE_ENDIAN) swapWords(scratch8, CHUNK_LEN);
-        m = 0;
-      }
-      // The chunk's chaining value is computed in place, in the stack slot it will occupy.
-      const cvPos = this.cvStackLen * 8;
-      const c = this.chunkCounter;
-      const lo = c >>> 0, hi = (c / TWO_POW_32) >>> 0;
-      compress(key, 0, words, m, lo, hi, BLOCK_LEN, flags | CHUNK_START, stack, cvPos, 8);
-      for (let b = 1; b < 15; b++) compress(stack, cvPos, words, m + b * 16, lo, hi, BLOCK_LEN, flags, stack, cvPos, 8);
-      compress(stack, cvPos, words, m + 240, lo, hi, BLOCK_LEN, flags | CHUNK_END, stack, cvPos, 8);
-      this.#pushChunkCv(stack, cvPos);
+  #append(src: Uint8Array, pos: number, n: number): void {
+    if (n === 0) return;
+    const need = this.#bufLen + n;
+    if (need > this.#buf.length) {
+      // Grown in steps up to GROUP_LEN: a hasher of short messages keeps a short buffer.
+      let cap = Math.max(this.#buf.length, 256);
+      while (cap < need) cap *= 4;
+      const grown = new Uint8Array(Math.min(cap, GROUP_LEN));
+      grown.set(this.#buf.subarray(0, this.#bufLen));
+      this.#buf = grown;
     }
-    return pos + n * CHUNK_LEN;
+    this.#buf.set(src.subarray(pos, pos + n), this.#bufLen);
+    this.#bufLen = need;
   }
 
   /**
-   * Pushes a finished chunk's chaining value and merges completed subtrees: after chunk number
-   * `t` (counted from 1), as many parents are formed as `t` has trailing zero bits.
+   * Hashes `n` whole chunks of `src` from `pos` as the largest aligned power-of-two subtrees, and
+   * pushes their chaining values on `stack` (from `cvStackLen`), merging completed subtrees.
+   * With `mergeLast` false the final push is left unmerged: the caller needs the root's children.
+   * Returns the new stack length; advances `chunkCounter`.
    */
-  #pushChunkCv(cv: Uint32Array, cvPos: number): void {
-    const stack = this.cvStack;
-    let top = this.cvStackLen * 8;
-    if (cv !== stack || cvPos !== top) stack.set(cv.subarray(cvPos, cvPos + 8), top);
-    this.cvStackLen++;
-    let total = this.chunkCounter + 1 - this.initialChunkCounter;
-    const parentFlags = this.flags | PARENT;
-    while (total % 2 === 0) {
-      top -= 8;
-      compress(this.key, 0, stack, top, 0, 0, BLOCK_LEN, parentFlags, stack, top, 8);
-      this.cvStackLen--;
-      total /= 2;
+  #pushChunks(src: Uint8Array, pos: number, n: number, stack: Uint32Array, mergeLast: boolean, stackLen = this.cvStackLen): number {
+    const key = this.key;
+    const flags = this.flags;
+    const parentFlags = flags | PARENT;
+    while (n > 0) {
+      const t = this.chunkCounter - this.initialChunkCounter;
+      let size = MAX_CALL_CHUNKS;
+      while (size > n || t % size !== 0) size /= 2;
+      // `count` subtrees of `size` chunks each; one call either way.
+      let count = 1;
+      let merges = Math.log2(size);
+      if (size < 4 && n < 4) {
+        // The last 1-3 chunks: their chaining values in one call, merged here.
+        (size = 1), (count = n), (merges = 0);
+      } else if (!mergeLast && t === 0 && size === n) {
+        // The whole input is one power-of-two subtree: its top node is the root, which must stay
+        // uncompressed, so stop one level below it.
+        (size /= 2), (count = 2), (merges -= 1);
+      }
+      const chunks = size * count;
+      const at = stackLen;
+      (chunks >= WASM_MIN_CHUNKS ? kernels() : jsKernels).chunks(src, pos, chunks, this.chunkCounter, key, flags, merges, stack, at * 8);
+      for (let i = 0; i < count; i++) {
+        // Merges may have lowered the top below where the kernel wrote this chaining value.
+        if (at + i !== stackLen) stack.copyWithin(stackLen * 8, (at + i) * 8, (at + i + 1) * 8);
+        stackLen++;
+        this.chunkCounter += size;
+        const last = n === chunks && i === count - 1;
+        if (last && !mergeLast) break;
+        // A subtree of `size` chunks ending at chunk `total` completes a parent for every
+        // trailing zero bit of total / size.
+        const total = this.chunkCounter - this.initialChunkCounter;
+        for (let s = size; total % (2 * s) === 0; s *= 2) {
+          const top = (stackLen - 2) * 8;
+          compress(key, 0, stack, top, 0, 0, BLOCK_LEN, parentFlags, stack, top, 8);
+          stackLen--;
+        }
+      }
+      pos += chunks * CHUNK_LEN;
+      n -= chunks;
     }
-    this.chunkCounter++;
-    this.chunkCv.set(this.key);
-    this.blocksCompressed = 0;
-    this.blockLen = 0;
+    if (stack === this.cvStack) this.cvStackLen = stackLen;
+    return stackLen;
   }
 
   /** Describes the final node without changing the state, so that hashing can continue afterwards. */
   finalize(out: Output): Output {
-    out.cv.set(this.chunkCv);
-    out.block.set(this.block);
-    const block8 = out.block8;
-    // Bytes after the buffered ones are zero (spec, section 2.6); on big-endian hosts a partial
-    // block has not been word-swapped yet.
-    block8.fill(0, this.blockLen);
-    if (!LITTLE_ENDIAN && this.blockLen < BLOCK_LEN) swapWords(block8, BLOCK_LEN);
-    out.counter = this.chunkCounter;
-    out.blockLen = this.blockLen;
-    out.flags = this.flags | (this.blocksCompressed === 0 ? CHUNK_START : 0) | CHUNK_END;
+    return this.#finish(this.#buf, 0, this.#bufLen, out);
+  }
+
+  /** `update(input)` then `finalize(out)` on a fresh state, without buffering the input. */
+  finalizeWith(input: Uint8Array, out: Output): Output {
+    if (this.#bufLen !== 0 || this.chunkCounter !== this.initialChunkCounter) throw new Error('finalizeWith needs a fresh state');
+    return this.#finish(input, 0, input.length, out);
+  }
+
+  /** The final node when `len` bytes at `src[pos]` are the rest of the input, from chunk `chunkCounter`. */
+  #finish(src: Uint8Array, pos: number, len: number, out: Output): Output {
+    const counter = this.chunkCounter;
+    const t = counter - this.initialChunkCounter;
+    if (t === 0 && len <= CHUNK_LEN) return out.setChunk(src, pos, len, counter, this.key, this.flags);
+    const stack = (finalStack ??= new Uint32Array(MAX_DEPTH * 8));
+    stack.set(this.cvStack.subarray(0, this.cvStackLen * 8));
+    const full = Math.floor(len / CHUNK_LEN);
+    const partial = len - full * CHUNK_LEN;
+    // Whole chunks, the last one included when it is whole: not the root, since there are at least two chunks.
+    let stackLen = this.#pushChunks(src, pos, full, stack, partial > 0, this.cvStackLen);
+    this.chunkCounter = counter;
+    if (partial > 0) {
+      out.setChunk(src, pos + full * CHUNK_LEN, partial, counter + full, this.key, this.flags);
+    } else {
+      stackLen -= 2;
+      out.setParent(stack, stackLen * 8, stackLen * 8 + 8, this.key, this.flags | PARENT);
+    }
     // Fold the stack from the top: each entry is the left sibling of everything to its right.
-    for (let i = this.cvStackLen - 1; i >= 0; i--) {
+    for (let i = stackLen - 1; i >= 0; i--) {
       out.chainingValue(out.block, 8);
-      out.block.set(this.cvStack.subarray(i * 8, i * 8 + 8), 0);
+      out.block.set(stack.subarray(i * 8, i * 8 + 8), 0);
       out.cv.set(this.key);
       out.counter = 0;
       out.blockLen = BLOCK_LEN;

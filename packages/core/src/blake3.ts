@@ -69,9 +69,8 @@ export function blake3(input: Input, opts?: Blake3Opts): Uint8Array {
   const bytes = toBytes(input, 'input');
   const mode = resolveMode(opts);
   const state = (oneShotState ??= new HasherState()).init(mode.key, mode.flags);
-  state.update(bytes);
   const out = new Uint8Array(mode.dkLen);
-  state.finalize(finalOutput).rootBytes(out);
+  state.finalizeWith(bytes, finalOutput).rootBytes(out);
   return out;
 }
 

@@ -86,8 +86,7 @@ export function hashSubtree(input: Input, inputOffset: number | bigint, opts?: S
   const counter = offset / CHUNK;
   if (counter > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError(`inputOffset is too large, got ${offset}`);
   const state = new HasherState().init(mode.key, mode.flags, Number(counter));
-  state.update(bytes);
-  return cvBytes(state.finalize(new Output()));
+  return cvBytes(state.finalizeWith(bytes, new Output()));
 }
 
 function cvBytes(output: Output): Uint8Array {

@@ -1,0 +1,262 @@
+// Generates the WebAssembly SIMD kernel of the wasm-simd backend at run time: no .wasm file is
+// shipped. Inter-chunk SIMD: lane i of every v128 holds the same word of a different chunk (or
+// parent, or output block), so the rounds need no cross-lane shuffles.
+//
+// Memory layout (bytes), one fixed memory reused by every call:
+//   IN_PTR      input chunks, copied in by JS right before a call (MAX_CHUNKS KiB)
+//   CV_PTR      chaining values, word-sliced in groups of 4: CV k, word j at
+//               CV_PTR + 128 * (k >> 2) + 16 * j + 4 * (k & 3). Chunks write them that way and
+//               parents read and write them that way, so no level ever transposes a CV.
+//   KEY_PTR     the 8 key words of the hash
+//   ROOT_PTR    the root node for XOF output: 8 chaining-value words, then the 16 block words
+//   XOF_PTR     output blocks, in stream order
+import { BLOCK_LEN, CHUNK_END, CHUNK_LEN, CHUNK_START, IV, PARENT } from '../_constants.js';
+import { encodeModule, FunctionBody, type FuncDef } from './_module.js';
+
+export const MAX_CHUNKS = 64;
+export const XOF_MAX_GROUPS = 64;
+export const IN_PTR = 0;
+export const CV_PTR = IN_PTR + MAX_CHUNKS * CHUNK_LEN;
+// One spare group: the last parent level reads a right-hand group that holds no valid CV.
+const CV_BYTES = (MAX_CHUNKS / 4 + 1) * 128;
+export const KEY_PTR = CV_PTR + CV_BYTES;
+export const ROOT_PTR = KEY_PTR + 32;
+export const XOF_PTR = ROOT_PTR + 96;
+const END = XOF_PTR + XOF_MAX_GROUPS * 4 * BLOCK_LEN;
+export const PAGES = Math.ceil(END / 65536);
+
+const MSG_PERMUTATION = [2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8];
+// Columns, then diagonals, of the 4x4 state (spec, section 2.2).
+const G_LANES = [
+  [0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15],
+  [0, 5, 10, 15], [1, 6, 11, 12], [2, 7, 8, 13], [3, 4, 9, 14],
+] as const;
+
+const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
+/** Byte indices of 32-bit lanes `lanes` of the concatenated shuffle operands (0-3 left, 4-7 right). */
+const words = (...lanes: number[]): number[] => lanes.flatMap((l) => [4 * l, 4 * l + 1, 4 * l + 2, 4 * l + 3]);
+// Rotations right by 16 and 8 move whole bytes: one byte shuffle (pshufb) instead of two shifts and an or.
+const ROT16 = range(16).map((i) => (i & ~3) + ((i + 2) & 3));
+const ROT8 = range(16).map((i) => (i & ~3) + ((i + 1) & 3));
+// 4x4 transpose from shuffles that engines lower to unpack instructions (punpck{l,h}{dq,qdq}).
+const UNPACK_LO32 = words(0, 4, 1, 5);
+const UNPACK_HI32 = words(2, 6, 3, 7);
+const UNPACK_LO64 = words(0, 1, 4, 5);
+const UNPACK_HI64 = words(2, 3, 6, 7);
+// Parents from two word-sliced CV groups: left children are the even lanes, right the odd.
+const EVEN_LANES = words(0, 2, 4, 6);
+const ODD_LANES = words(1, 3, 5, 7);
+
+export type KernelOptions = {
+  /** How message words are gathered across lanes: 16-byte loads + 4x4 transposes, or one 4-byte load per lane. */
+  readonly loads?: 'transpose' | 'lanes';
+};
+
+/** The 16 state vectors, 16 message vectors and scratch of one 4-lane compression. */
+type Lanes = { readonly v: number[]; readonly m: number[]; readonly t: number; readonly r: number[] };
+
+function lanes(f: FunctionBody): Lanes {
+  return {
+    v: range(16).map(() => f.local('v128')),
+    m: range(16).map(() => f.local('v128')),
+    t: f.local('v128'),
+    r: range(4).map(() => f.local('v128')),
+  };
+}
+
+/** One G function: mixes a column or diagonal of the state with message vectors `mx`, `my`. */
+function g(f: FunctionBody, L: Lanes, [a, b, c, d]: readonly number[], mx: number, my: number): void {
+  const { v, t } = L;
+  const rotr = (n: number) => f.tee(t).i32(n).simd('i32x4.shr_u').get(t).i32(32 - n).simd('i32x4.shl').simd('v128.or');
+  f.get(v[a]).get(v[b]).simd('i32x4.add').get(mx).simd('i32x4.add').tee(v[a]);
+  f.get(v[d]).simd('v128.xor').tee(t).get(t).shuffle(ROT16).tee(v[d]);
+  f.get(v[c]).simd('i32x4.add').tee(v[c]);
+  f.get(v[b]).simd('v128.xor');
+  rotr(12).tee(v[b]);
+  f.get(v[a]).simd('i32x4.add').get(my).simd('i32x4.add').tee(v[a]);
+  f.get(v[d]).simd('v128.xor').tee(t).get(t).shuffle(ROT8).tee(v[d]);
+  f.get(v[c]).simd('i32x4.add').tee(v[c]);
+  f.get(v[b]).simd('v128.xor');
+  rotr(7).set(v[b]);
+}
+
+/** The 7 rounds; the message permutation is applied here, by renaming, not at run time. */
+function rounds(f: FunctionBody, L: Lanes, m: readonly number[]): void {
+  let s = [...m];
+  for (let r = 0; r < 7; r++) {
+    for (let i = 0; i < 8; i++) g(f, L, G_LANES[i], s[2 * i], s[2 * i + 1]);
+    s = MSG_PERMUTATION.map((p) => s[p]);
+  }
+}
+
+/** Transposes the 4x4 matrix of 32-bit words whose rows are in locals `rows` (in place). */
+function transpose(f: FunctionBody, rows: readonly number[], out: readonly number[], t: readonly number[]): void {
+  const [r0, r1, r2, r3] = rows;
+  f.get(r0).get(r1).shuffle(UNPACK_LO32).set(t[0]);
+  f.get(r2).get(r3).shuffle(UNPACK_LO32).set(t[1]);
+  f.get(r0).get(r1).shuffle(UNPACK_HI32).set(t[2]);
+  f.get(r2).get(r3).shuffle(UNPACK_HI32).set(t[3]);
+  f.get(t[0]).get(t[1]).shuffle(UNPACK_LO64).set(out[0]);
+  f.get(t[0]).get(t[1]).shuffle(UNPACK_HI64).set(out[1]);
+  f.get(t[2]).get(t[3]).shuffle(UNPACK_LO64).set(out[2]);
+  f.get(t[2]).get(t[3]).shuffle(UNPACK_HI64).set(out[3]);
+}
+
+/** Loads one 64-byte block of each of 4 lanes, at `ptr + lane * stride`, into the message vectors. */
+function loadMessage(f: FunctionBody, L: Lanes, ptr: number, stride: number, opts: Required<KernelOptions>, tmp: readonly number[]): void {
+  if (opts.loads === 'lanes') {
+    for (let j = 0; j < 16; j++) {
+      f.get(ptr).get(ptr).get(ptr).get(ptr).simdMem('v128.load32_zero', 4 * j);
+      for (let lane = 1; lane < 4; lane++) f.simdMemLane('v128.load32_lane', lane, lane * stride + 4 * j);
+      f.set(L.m[j]);
+    }
+    return;
+  }
+  for (let q = 0; q < 4; q++) {
+    for (let lane = 0; lane < 4; lane++) f.get(ptr).simdMem('v128.load', lane * stride + 16 * q).set(L.r[lane]);
+    transpose(f, L.r, L.m.slice(4 * q, 4 * q + 4), tmp);
+  }
+}
+
+/** v[8..11] = the first four IV words in every lane. */
+function initIv(f: FunctionBody, L: Lanes): void {
+  for (let i = 0; i < 4; i++) f.v128i32x4([IV[i], IV[i], IV[i], IV[i]]).set(L.v[8 + i]);
+}
+
+/** Counter vectors for lanes 0-3: (lo + base + lane) with the carry into hi, 64 bits per lane. */
+function counters(f: FunctionBody, lo: number, hi: number, base: number, outLo: number, outHi: number): void {
+  f.get(lo).get(base).op('i32.add').simd('i32x4.splat').v128i32x4([0, 1, 2, 3]).simd('i32x4.add').tee(outLo);
+  f.get(lo).simd('i32x4.splat').simd('i32x4.lt_u'); // all ones where the low word wrapped
+  f.set(outHi);
+  f.get(hi).simd('i32x4.splat').get(outHi).simd('i32x4.sub').set(outHi);
+}
+
+/**
+ * `chunks(n, counterLo, counterHi, flags, merges)`: hashes `n` (1 to MAX_CHUNKS) whole chunks
+ * from IN_PTR, 4 at a time, the first with the 64-bit chunk counter given, then merges `merges`
+ * levels of parents 4 at a time. Leaves n >> merges chaining values at CV_PTR (word-sliced).
+ */
+function chunksFunction(opts: Required<KernelOptions>): FuncDef {
+  const [n, ctrLo, ctrHi, flags, merges] = [0, 1, 2, 3, 4];
+  const f = new FunctionBody(5);
+  const L = lanes(f);
+  const h = range(8).map(() => f.local('v128'));
+  const ctrLoV = f.local('v128'), ctrHiV = f.local('v128');
+  const tmp = range(4).map(() => f.local('v128'));
+  const group = f.local('i32'), input = f.local('i32'), p = f.local('i32'), b = f.local('i32'), out = f.local('i32');
+  const left = f.local('v128'), right = f.local('v128');
+
+  f.i32(IN_PTR).set(input).i32(CV_PTR).set(out).i32(0).set(group);
+  f.block('loop');
+  {
+    counters(f, ctrLo, ctrHi, group, ctrLoV, ctrHiV);
+    for (let j = 0; j < 8; j++) f.i32(0).simdMem('v128.load32_splat', KEY_PTR + 4 * j).set(h[j]);
+    f.get(input).set(p).i32(0).set(b);
+    f.block('loop');
+    {
+      loadMessage(f, L, p, CHUNK_LEN, opts, tmp);
+      for (let j = 0; j < 8; j++) f.get(h[j]).set(L.v[j]);
+      initIv(f, L);
+      f.get(ctrLoV).set(L.v[12]).get(ctrHiV).set(L.v[13]);
+      f.v128i32x4([BLOCK_LEN, BLOCK_LEN, BLOCK_LEN, BLOCK_LEN]).set(L.v[14]);
+      // flags | CHUNK_START on block 0 | CHUNK_END on block 15
+      f.get(flags).get(b).op('i32.eqz').i32(CHUNK_START).op('i32.mul').op('i32.or');
+      f.get(b).i32(CHUNK_LEN / BLOCK_LEN - 1).op('i32.eq').i32(CHUNK_END).op('i32.mul').op('i32.or');
+      f.simd('i32x4.splat').set(L.v[15]);
+      rounds(f, L, L.m);
+      for (let j = 0; j < 8; j++) f.get(L.v[j]).get(L.v[j + 8]).simd('v128.xor').set(h[j]);
+      f.get(p).i32(BLOCK_LEN).op('i32.add').set(p);
+      f.get(b).i32(1).op('i32.add').tee(b).i32(CHUNK_LEN / BLOCK_LEN).op('i32.ne').br('br_if', 0);
+    }
+    f.op('end');
+    for (let j = 0; j < 8; j++) f.get(out).get(h[j]).simdMem('v128.store', 16 * j);
+    f.get(out).i32(128).op('i32.add').set(out);
+    f.get(input).i32(4 * CHUNK_LEN).op('i32.add').set(input);
+    f.get(group).i32(4).op('i32.add').tee(group).get(n).op('i32.lt_u').br('br_if', 0);
+  }
+  f.op('end');
+
+  // Parent levels: each pass turns 8 CVs (two groups) into 4, in place.
+  f.block('block');
+  f.block('loop');
+  {
+    f.get(merges).op('i32.eqz').br('br_if', 1);
+    f.get(merges).i32(1).op('i32.sub').set(merges);
+    f.get(n).i32(1).op('i32.shr_u').set(n);
+    f.i32(CV_PTR).set(input).i32(CV_PTR).set(out).i32(0).set(group);
+    f.block('loop');
+    {
+      for (let j = 0; j < 8; j++) {
+        f.get(input).simdMem('v128.load', 16 * j).set(left);
+        f.get(input).simdMem('v128.load', 128 + 16 * j).set(right);
+        f.get(left).get(right).shuffle(EVEN_LANES).set(L.m[j]);
+        f.get(left).get(right).shuffle(ODD_LANES).set(L.m[j + 8]);
+      }
+      for (let j = 0; j < 8; j++) f.i32(0).simdMem('v128.load32_splat', KEY_PTR + 4 * j).set(L.v[j]);
+      initIv(f, L);
+      f.v128i32x4([0, 0, 0, 0]).tee(L.v[12]).set(L.v[13]);
+      f.v128i32x4([BLOCK_LEN, BLOCK_LEN, BLOCK_LEN, BLOCK_LEN]).set(L.v[14]);
+      f.get(flags).i32(PARENT).op('i32.or').simd('i32x4.splat').set(L.v[15]);
+      rounds(f, L, L.m);
+      for (let j = 0; j < 8; j++) f.get(out).get(L.v[j]).get(L.v[j + 8]).simd('v128.xor').simdMem('v128.store', 16 * j);
+      f.get(input).i32(256).op('i32.add').set(input);
+      f.get(out).i32(128).op('i32.add').set(out);
+      f.get(group).i32(4).op('i32.add').tee(group).get(n).op('i32.lt_u').br('br_if', 0);
+    }
+    f.op('end');
+    f.br('br', 0);
+  }
+  f.op('end');
+  f.op('end');
+  return { name: 'chunks', type: { params: ['i32', 'i32', 'i32', 'i32', 'i32'], results: [] }, body: f };
+}
+
+/**
+ * `xof(groups, counterLo, counterHi, blockLen, flags)`: 4 * groups root output blocks of the
+ * node at ROOT_PTR, lanes = consecutive output counters from the 64-bit counter given, written
+ * in stream order at XOF_PTR. `flags` includes ROOT.
+ */
+function xofFunction(): FuncDef {
+  const [groups, ctrLo, ctrHi, blockLen, flags] = [0, 1, 2, 3, 4];
+  const f = new FunctionBody(5);
+  const L = lanes(f);
+  const cv = range(8).map(() => f.local('v128'));
+  const w = range(16).map(() => f.local('v128'));
+  const tmp = range(4).map(() => f.local('v128'));
+  const ctrLoV = f.local('v128'), ctrHiV = f.local('v128');
+  const group = f.local('i32'), out = f.local('i32');
+
+  // Every lane compresses the same node: the message and chaining value are splats, loaded once.
+  for (let j = 0; j < 16; j++) f.i32(0).simdMem('v128.load32_splat', ROOT_PTR + 32 + 4 * j).set(L.m[j]);
+  for (let j = 0; j < 8; j++) f.i32(0).simdMem('v128.load32_splat', ROOT_PTR + 4 * j).set(cv[j]);
+  f.i32(XOF_PTR).set(out).i32(0).set(group);
+  f.block('loop');
+  {
+    counters(f, ctrLo, ctrHi, group, ctrLoV, ctrHiV);
+    for (let j = 0; j < 8; j++) f.get(cv[j]).set(L.v[j]);
+    initIv(f, L);
+    f.get(ctrLoV).set(L.v[12]).get(ctrHiV).set(L.v[13]);
+    f.get(blockLen).simd('i32x4.splat').set(L.v[14]);
+    f.get(flags).simd('i32x4.splat').set(L.v[15]);
+    rounds(f, L, L.m);
+    for (let j = 0; j < 8; j++) {
+      f.get(L.v[j]).get(L.v[j + 8]).simd('v128.xor').set(w[j]);
+      f.get(L.v[j + 8]).get(cv[j]).simd('v128.xor').set(w[j + 8]);
+    }
+    // Word-sliced to stream order: lane l's block is the 64 bytes at out + 64 * l.
+    for (let q = 0; q < 4; q++) {
+      transpose(f, w.slice(4 * q, 4 * q + 4), L.r, tmp);
+      for (let lane = 0; lane < 4; lane++) f.get(out).get(L.r[lane]).simdMem('v128.store', 64 * lane + 16 * q);
+    }
+    f.get(out).i32(4 * BLOCK_LEN).op('i32.add').set(out);
+    f.get(group).i32(4).op('i32.add').tee(group).get(groups).i32(2).op('i32.shl').op('i32.lt_u').br('br_if', 0);
+  }
+  f.op('end');
+  return { name: 'xof', type: { params: ['i32', 'i32', 'i32', 'i32', 'i32'], results: [] }, body: f };
+}
+
+/** The kernel module's bytes; deterministic for given options. */
+export function kernelModule(options: KernelOptions = {}): Uint8Array<ArrayBuffer> {
+  const opts: Required<KernelOptions> = { loads: options.loads ?? 'transpose' };
+  return encodeModule([chunksFunction(opts), xofFunction()], { name: 'memory', pages: PAGES });
+}

@@ -1,0 +1,184 @@
+// A small WebAssembly module writer: typed immediates, named opcodes, and vectors and sections
+// whose lengths are computed, never written by hand. Pure: the same calls give the same bytes.
+import { s32, u32 } from './_leb128.js';
+import {
+  EMPTY_BLOCK, FUNC_TYPE, I32_CONST, SIMD_I8X16_SHUFFLE, SIMD_PREFIX, SIMD_V128_CONST, blockOp, branchOp, exportKind, localOp,
+  memOp, plainOp, sectionId, simdLaneOp, simdMemLaneOp, simdMemOp, simdOp, valType,
+  type BlockOp, type BranchOp, type LocalOp, type MemOp, type PlainOp, type SimdLaneOp, type SimdMemLaneOp,
+  type SimdMemOp, type SimdOp, type ValType,
+} from './_opcodes.js';
+
+/** Concatenates byte arrays (a loop: spreading large arrays into push() can exceed argument limits). */
+export function concat(parts: readonly (readonly number[])[]): number[] {
+  const out: number[] = [];
+  for (const part of parts) for (let i = 0; i < part.length; i++) out.push(part[i]);
+  return out;
+}
+
+/** A vector: its element count as a u32, then the elements. */
+export function vec(items: readonly (readonly number[])[]): number[] {
+  return concat([u32(items.length), ...items]);
+}
+
+/** A byte vector: its length as a u32, then the bytes. */
+export function byteVec(bytes: readonly number[]): number[] {
+  return concat([u32(bytes.length), bytes]);
+}
+
+/** A name: UTF-8 bytes in a byte vector. */
+export function name(s: string): number[] {
+  return byteVec([...new TextEncoder().encode(s)]);
+}
+
+/** A section: its id, its size as a u32, then its body. */
+export function section(id: number, body: readonly number[]): number[] {
+  return concat([[id], u32(body.length), body]);
+}
+
+function byte(n: number, what: string): number {
+  if (!Number.isInteger(n) || n < 0 || n > 255) throw new RangeError(`${what} must be a byte, got ${n}`);
+  return n;
+}
+
+/** Memory operand: alignment as a power of two, then the constant offset added to the address. */
+function memarg(offset: number, alignLog2: number): number[] {
+  return [...u32(alignLog2), ...u32(offset)];
+}
+
+/**
+ * The body of one function: its locals and its instructions. Methods append one instruction
+ * each and return `this`; `local()` declares a local and returns its index (after the params).
+ */
+export class FunctionBody {
+  readonly #code: number[] = [];
+  readonly #locals: ValType[] = [];
+  readonly #paramCount: number;
+
+  constructor(paramCount: number) {
+    this.#paramCount = paramCount;
+  }
+
+  local(type: ValType): number {
+    this.#locals.push(type);
+    return this.#paramCount + this.#locals.length - 1;
+  }
+
+  op(name: PlainOp): this {
+    this.#code.push(plainOp[name]);
+    return this;
+  }
+
+  /** `block`, `loop` or `if` without results. */
+  block(name: BlockOp): this {
+    this.#code.push(blockOp[name], EMPTY_BLOCK);
+    return this;
+  }
+
+  br(name: BranchOp, depth: number): this {
+    this.#code.push(branchOp[name], ...u32(depth));
+    return this;
+  }
+
+  get(index: number): this {
+    return this.#local('local.get', index);
+  }
+
+  set(index: number): this {
+    return this.#local('local.set', index);
+  }
+
+  tee(index: number): this {
+    return this.#local('local.tee', index);
+  }
+
+  #local(name: LocalOp, index: number): this {
+    this.#code.push(localOp[name], ...u32(index));
+    return this;
+  }
+
+  /** `i32.const`: its immediate is signed; uint32 values are taken modulo 2^32. */
+  i32(n: number): this {
+    this.#code.push(I32_CONST, ...s32(n | 0));
+    return this;
+  }
+
+  mem(name: MemOp, offset = 0, alignLog2 = 2): this {
+    this.#code.push(memOp[name], ...memarg(offset, alignLog2));
+    return this;
+  }
+
+  simd(name: SimdOp): this {
+    this.#code.push(SIMD_PREFIX, ...u32(simdOp[name]));
+    return this;
+  }
+
+  simdMem(name: SimdMemOp, offset = 0, alignLog2 = name === 'v128.load' || name === 'v128.store' ? 4 : 2): this {
+    this.#code.push(SIMD_PREFIX, ...u32(simdMemOp[name]), ...memarg(offset, alignLog2));
+    return this;
+  }
+
+  simdMemLane(name: SimdMemLaneOp, lane: number, offset = 0, alignLog2 = 2): this {
+    this.#code.push(SIMD_PREFIX, ...u32(simdMemLaneOp[name]), ...memarg(offset, alignLog2), byte(lane, 'lane'));
+    return this;
+  }
+
+  simdLane(name: SimdLaneOp, lane: number): this {
+    this.#code.push(SIMD_PREFIX, ...u32(simdLaneOp[name]), byte(lane, 'lane'));
+    return this;
+  }
+
+  /** `v128.const` from four 32-bit lanes. */
+  v128i32x4(lanes: readonly [number, number, number, number]): this {
+    this.#code.push(SIMD_PREFIX, ...u32(SIMD_V128_CONST));
+    for (const w of lanes) this.#code.push(w & 0xff, (w >>> 8) & 0xff, (w >>> 16) & 0xff, (w >>> 24) & 0xff);
+    return this;
+  }
+
+  /** `i8x16.shuffle`: byte `i` of the result is byte `lanes[i]` of the concatenated operands. */
+  shuffle(lanes: readonly number[]): this {
+    if (lanes.length !== 16 || lanes.some((l) => !Number.isInteger(l) || l < 0 || l > 31)) {
+      throw new RangeError(`i8x16.shuffle takes 16 lane indices in [0, 32), got ${lanes.join(',')}`);
+    }
+    this.#code.push(SIMD_PREFIX, ...u32(SIMD_I8X16_SHUFFLE), ...lanes);
+    return this;
+  }
+
+  /** The code entry: size, locals grouped in runs of one type, instructions, `end`. */
+  encode(): number[] {
+    const runs: number[][] = [];
+    for (let i = 0; i < this.#locals.length; ) {
+      let j = i;
+      while (j < this.#locals.length && this.#locals[j] === this.#locals[i]) j++;
+      runs.push([...u32(j - i), valType[this.#locals[i]]]);
+      i = j;
+    }
+    return byteVec(concat([vec(runs), this.#code, [plainOp.end]]));
+  }
+}
+
+const MAGIC = [0x00, 0x61, 0x73, 0x6d]; // "\0asm"
+const VERSION = [0x01, 0x00, 0x00, 0x00];
+const LIMITS_MIN_MAX = 0x01;
+
+export type FuncType = { readonly params: readonly ValType[]; readonly results: readonly ValType[] };
+export type FuncDef = { readonly name: string; readonly type: FuncType; readonly body: FunctionBody };
+
+/** A module of exported functions over one exported memory of `pages` 64 KiB pages. */
+export function encodeModule(funcs: readonly FuncDef[], memory?: { name: string; pages: number }): Uint8Array<ArrayBuffer> {
+  const types = funcs.map((f) => [FUNC_TYPE, ...vec(f.type.params.map((t) => [valType[t]])), ...vec(f.type.results.map((t) => [valType[t]]))]);
+  const exports = funcs.map((f, i) => [...name(f.name), exportKind.func, ...u32(i)]);
+  const parts = [
+    MAGIC,
+    VERSION,
+    section(sectionId.type, vec(types)),
+    section(sectionId.function, vec(funcs.map((_, i) => u32(i)))),
+  ];
+  if (memory) {
+    // Limits with both min and max: the memory never grows, so views on it stay valid.
+    parts.push(section(sectionId.memory, vec([[LIMITS_MIN_MAX, ...u32(memory.pages), ...u32(memory.pages)]])));
+    exports.push([...name(memory.name), exportKind.memory, ...u32(0)]);
+  }
+  parts.push(section(sectionId.export, vec(exports)));
+  parts.push(section(sectionId.code, vec(funcs.map((f) => f.body.encode()))));
+  return new Uint8Array(concat(parts));
+}
