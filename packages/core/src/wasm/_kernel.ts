@@ -32,8 +32,11 @@ export async function compileKernel(): Promise<Kernels> {
   return wrap(await WebAssembly.instantiate(module));
 }
 
-/** The wasm-simd kernels over one instance; its memory is scratch for every call (hashing never re-enters). */
-export function wrap(instance: WebAssembly.Instance): Kernels {
+/**
+ * The wasm-simd kernels over one instance; its memory is scratch for every call (hashing never
+ * re-enters). Calls smaller than the thresholds go to the JS kernels (tests lower them to 1).
+ */
+export function wrap(instance: WebAssembly.Instance, minChunks = WASM_MIN_CHUNKS, minXofBlocks = WASM_MIN_XOF_BLOCKS): Kernels {
   const exports = instance.exports as unknown as KernelExports;
   const buffer = exports.memory.buffer;
   const mem8 = new Uint8Array(buffer);
@@ -45,7 +48,7 @@ export function wrap(instance: WebAssembly.Instance): Kernels {
     name: 'wasm-simd',
 
     chunks(src, pos, n, counter, key, flags, merges, out, outPos) {
-      if (n < WASM_MIN_CHUNKS) return jsKernels.chunks(src, pos, n, counter, key, flags, merges, out, outPos);
+      if (n < minChunks) return jsKernels.chunks(src, pos, n, counter, key, flags, merges, out, outPos);
       if (n > MAX_CHUNKS) throw new RangeError(`at most ${MAX_CHUNKS} chunks per kernel call, got ${n}`);
       mem8.set(src.subarray(pos, pos + n * CHUNK_LEN), IN_PTR);
       mem32.set(key, KEY_PTR >> 2);
@@ -60,7 +63,7 @@ export function wrap(instance: WebAssembly.Instance): Kernels {
     },
 
     rootBlocks(node, out, outPos, blocks, lo, hi) {
-      if (blocks < WASM_MIN_XOF_BLOCKS) return jsKernels.rootBlocks(node, out, outPos, blocks, lo, hi);
+      if (blocks < minXofBlocks) return jsKernels.rootBlocks(node, out, outPos, blocks, lo, hi);
       mem32.set(node.cv, ROOT_PTR >> 2);
       mem32.set(node.block, (ROOT_PTR >> 2) + 8);
       const flags = node.flags | ROOT;

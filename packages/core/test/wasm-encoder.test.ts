@@ -1,0 +1,94 @@
+// The WebAssembly writer behind the wasm-simd backend: LEB128 immediates, computed lengths, and
+// the generated kernel module pinned byte for byte (the generator must stay deterministic).
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { describe, it } from 'node:test';
+import { s32, u32 } from '../src/wasm/_leb128.ts';
+import { byteVec, encodeModule, FunctionBody, name, section, vec } from '../src/wasm/_module.ts';
+import { kernelModule, PAGES } from '../src/wasm/_kernel-module.ts';
+import { simdSupported } from '../src/wasm/_detect.ts';
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+describe('LEB128', () => {
+  it('u32: edge values', () => {
+    const cases: [number, number[]][] = [
+      [0, [0x00]], [1, [0x01]], [63, [0x3f]], [64, [0x40]], [127, [0x7f]], [128, [0x80, 0x01]],
+      [624485, [0xe5, 0x8e, 0x26]], [2 ** 31 - 1, [0xff, 0xff, 0xff, 0xff, 0x07]], [2 ** 32 - 1, [0xff, 0xff, 0xff, 0xff, 0x0f]],
+    ];
+    for (const [n, bytes] of cases) assert.deepEqual(u32(n), bytes, `u32(${n})`);
+  });
+
+  it('s32: edge values (the sign lives in bit 6 of the last byte)', () => {
+    const cases: [number, number[]][] = [
+      [0, [0x00]], [1, [0x01]], [63, [0x3f]], [64, [0xc0, 0x00]], [-1, [0x7f]], [-64, [0x40]], [-65, [0xbf, 0x7f]],
+      [-123456, [0xc0, 0xbb, 0x78]], [2 ** 31 - 1, [0xff, 0xff, 0xff, 0xff, 0x07]], [-(2 ** 31), [0x80, 0x80, 0x80, 0x80, 0x78]],
+    ];
+    for (const [n, bytes] of cases) assert.deepEqual(s32(n), bytes, `s32(${n})`);
+  });
+
+  it('rejects values outside the type', () => {
+    for (const n of [-1, 2 ** 32, 1.5, NaN]) assert.throws(() => u32(n), RangeError, `u32(${n})`);
+    for (const n of [2 ** 31, -(2 ** 31) - 1, 2 ** 32 - 1, 0.5]) assert.throws(() => s32(n), RangeError, `s32(${n})`);
+  });
+
+  it('i32.const takes uint32 values modulo 2^32, as a signed immediate', () => {
+    const body = (n: number) => new FunctionBody(0).i32(n).encode();
+    assert.deepEqual(body(0xffffffff), body(-1));
+    assert.deepEqual(body(0x80000000), body(-(2 ** 31)));
+  });
+});
+
+describe('module writer', () => {
+  it('vectors, names and sections carry computed lengths', () => {
+    assert.deepEqual(vec([[1, 2], [3]]), [2, 1, 2, 3]);
+    assert.deepEqual(byteVec(new Array(200).fill(7)).slice(0, 3), [0xc8, 0x01, 7]);
+    assert.deepEqual(name('mé'), [3, 0x6d, 0xc3, 0xa9]);
+    const big = section(10, new Array(300).fill(0));
+    assert.deepEqual(big.slice(0, 3), [10, 0xac, 0x02]);
+    assert.equal(big.length, 303);
+  });
+
+  it('locals are declared in runs of one type after the params', () => {
+    const f = new FunctionBody(2);
+    assert.equal(f.local('i32'), 2);
+    assert.equal(f.local('i32'), 3);
+    assert.equal(f.local('v128'), 4);
+    assert.equal(f.local('i32'), 5);
+    // size, 3 runs: (2 x i32) (1 x v128) (1 x i32), then `end`
+    assert.deepEqual(f.encode(), [8, 3, 2, 0x7f, 1, 0x7b, 1, 0x7f, 0x0b]);
+  });
+
+  it('a small module validates and runs', () => {
+    const f = new FunctionBody(2);
+    f.get(0).get(1).op('i32.add').i32(-65).op('i32.add');
+    const bytes = encodeModule([{ name: 'add', type: { params: ['i32', 'i32'], results: ['i32'] }, body: f }], { name: 'memory', pages: 1 });
+    assert.ok(WebAssembly.validate(bytes));
+    const { add, memory } = new WebAssembly.Instance(new WebAssembly.Module(bytes)).exports as { add: (a: number, b: number) => number; memory: WebAssembly.Memory };
+    assert.equal(add(100, 2), 37);
+    assert.equal(memory.buffer.byteLength, 65536);
+  });
+
+  it('shuffles take 16 lane indices below 32', () => {
+    assert.throws(() => new FunctionBody(0).shuffle([0, 1]), RangeError);
+    assert.throws(() => new FunctionBody(0).shuffle(new Array(16).fill(32)), RangeError);
+  });
+});
+
+describe('kernel module', () => {
+  it('SIMD is detected here (Node 20 has WebAssembly SIMD)', () => {
+    assert.equal(simdSupported(), true);
+  });
+
+  it('is deterministic and pinned: a change to the generator must update this digest on purpose', () => {
+    const bytes = kernelModule();
+    assert.deepEqual(kernelModule(), bytes);
+    assert.ok(WebAssembly.validate(bytes));
+    assert.equal(sha256(bytes), 'a10422608e9bde86f315e5d612ce40ac317b657906267997a4ad4e5cc6bc5a8c');
+    assert.ok(PAGES >= 1 && PAGES <= 4);
+  });
+
+  it('every variant validates', () => {
+    for (const loads of ['transpose', 'lanes'] as const) assert.ok(WebAssembly.validate(kernelModule({ loads })), loads);
+  });
+});
