@@ -51,6 +51,8 @@ async function unitTests() {
     seconds: (Date.now() - started) / 1000,
     exitStatus: status,
   });
+  const backends = [...new Set([...output.matchAll(/\[(wasm-simd|js)\]/g)].map((m) => m[1]))];
+  if (backends.length > 0) notes.push(`node: core backends tested: ${backends.join(', ')}`);
 }
 
 async function runtimes() {
@@ -64,12 +66,16 @@ async function runtimes() {
   }
   for (const r of JSON.parse(readFileSync(report, 'utf8'))) {
     rows.push({ ...r, exitStatus: r.ok ? 0 : r.exitStatus || 1 });
+    if (r.backends.length > 0) notes.push(`${r.name}: core backends tested: ${r.backends.join(', ')}`);
     for (const e of r.excluded) notes.push(`${r.name}: excluded ${e.file}: ${e.reason}`);
   }
 }
 
 async function e2e() {
   heading('e2e: Chromium, Firefox, WebKit');
+  // Playwright strips types without checking them: the specs and fixtures get tsc first.
+  const typecheck = await run(join(root, 'node_modules/.bin/tsc'), ['-p', 'e2e/tsconfig.json']);
+  if (typecheck.status !== 0) rows.push({ name: 'e2e typecheck', passed: 0, failed: 0, skipped: 0, seconds: 0, exitStatus: typecheck.status });
   const report = join(resultsDir, 'e2e-report.json');
   rmSync(report, { force: true });
   const started = Date.now();
@@ -87,6 +93,7 @@ async function e2e() {
     const ranNothing = c.passed === 0;
     if (ranNothing) notes.push(`${engine}: no test passed`);
     rows.push({ name: engine, ...c, exitStatus: ranNothing ? 1 : c.failed > 0 ? status || 1 : 0 });
+    if (c.backends?.size) notes.push(`${engine}: core backends tested: ${[...c.backends].join(', ')}`);
     for (const [reason, n] of c.skipReasons) notes.push(`${engine}: ${n} skipped: ${reason}`);
   }
   for (const e of json.errors ?? []) notes.push(`e2e error outside tests: ${e.message?.split('\n')[0]}`);
