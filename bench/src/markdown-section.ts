@@ -106,7 +106,9 @@ export function environmentSection(title: string, report: BenchReport, resultsLi
       `Then every round runs every cell once, size by size, starting with a different implementation each round, so slow spells of a shared machine hit all of them alike. ` +
       `The table shows the median of the rounds; the per-round samples and quartiles are in the JSON. ` +
       `Typical spread this run (median over cells of interquartile range / median): ${spread}%. ` +
-      `The run took ${(report.elapsedMs / 60000).toFixed(1)} min, single-threaded.`,
+      `The run took ${(report.elapsedMs / 60000).toFixed(1)} min on one thread; ` +
+      `the 1-minute load average was ${report.contention.loadAverageBefore.toFixed(1)} before and ${report.contention.loadAverageAfter.toFixed(1)} after, ` +
+      `and the benchmark got ${(report.contention.cpuShare * 100).toFixed(0)}% of a core.`,
   );
   if (failures.length) {
     out.push('');

@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { loadavg } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -74,6 +75,8 @@ const reference: Reference = (algorithm, input) => {
 
 const date = new Date().toISOString();
 const core = coreRevision(repoRoot);
+const loadBefore = loadavg()[0];
+const cpuBefore = process.cpuUsage();
 console.log(`${quick ? 'quick' : 'full'} run: ${rounds} rounds, ~${targetMs} ms per sample, ${candidates.length} implementations`);
 const result = await runRounds({
   candidates,
@@ -86,6 +89,7 @@ const result = await runRounds({
   log: (line) => console.log(line),
 });
 setBackend(defaultBackend);
+const cpu = process.cpuUsage(cpuBefore);
 
 const report: BenchReport = {
   schema: 1,
@@ -99,8 +103,15 @@ const report: BenchReport = {
   peers,
   bundleSizes: await measureBundles(coreDistIndex, benchDir),
   verifications: result.verifications,
-  cells: result.cells,
+  cells: result.cells.map((c) => ({ ...c, samples: c.samples.map((v) => Math.round(v * 10) / 10) })),
   elapsedMs: result.elapsedMs,
+  // Other work on a shared machine shows up here: a 1-minute load average above the core
+  // count, or this process getting well under one full core while it measured.
+  contention: {
+    loadAverageBefore: loadBefore,
+    loadAverageAfter: loadavg()[0],
+    cpuShare: (cpu.user + cpu.system) / 1000 / result.elapsedMs,
+  },
 };
 
 const resultsDir = join(benchDir, 'results');
@@ -111,6 +122,7 @@ console.log(`\n${section}\n`);
 
 if (write) {
   mkdirSync(resultsDir, { recursive: true });
+  mkdirSync(dirname(docFile), { recursive: true });
   writeFileSync(resultsFile, `${JSON.stringify(report, null, 1)}\n`);
   const doc = existsSync(docFile) ? readFileSync(docFile, 'utf8') : readFileSync(join(benchDir, 'benchmarks-doc-header.md'), 'utf8');
   writeFileSync(docFile, replaceSection(doc, 'node', section));

@@ -32,4 +32,11 @@ export interface BenchReport {
   readonly verifications: readonly Verification[];
   readonly cells: readonly Cell[];
   readonly elapsedMs: number;
+  readonly contention: {
+    /** 1-minute load averages around the run (0 where the OS does not report them). */
+    readonly loadAverageBefore: number;
+    readonly loadAverageAfter: number;
+    /** CPU time this process got over wall time while measuring: near 1 means a core of its own. */
+    readonly cpuShare: number;
+  };
 }
