@@ -42,6 +42,8 @@ for (const backend of BACKENDS) {
         { backend, lengths: inputLengths, modes: MODES, ...modeInputs, fullLen: FULL_LEN },
       );
       expect(result.backend).toBe(backend);
+      // The official file has 35 input lengths, 0 to 102400: all of them, in every mode.
+      expect(inputLengths).toHaveLength(35);
       expect(result.outputs).toHaveLength(inputLengths.length * MODES.length);
       const wrong = result.outputs.flatMap(({ len, mode, full, short }) => [
         ...mismatch(`${mode} len=${len} dkLen=${FULL_LEN}`, expectedHex(len, mode), full),
