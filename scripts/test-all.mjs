@@ -68,6 +68,7 @@ async function runtimes() {
     rows.push({ ...r, exitStatus: r.ok ? 0 : r.exitStatus || 1 });
     if (r.backends.length > 0) notes.push(`${r.name}: core backends tested: ${r.backends.join(', ')}`);
     for (const e of r.excluded) notes.push(`${r.name}: excluded ${e.file}: ${e.reason}`);
+    for (const f of r.failures) notes.push(`${r.name}: FAILED ${f}`);
   }
 }
 
@@ -95,6 +96,7 @@ async function e2e() {
     rows.push({ name: engine, ...c, exitStatus: ranNothing ? 1 : c.failed > 0 ? status || 1 : 0 });
     if (c.backends?.size) notes.push(`${engine}: core backends tested: ${[...c.backends].join(', ')}`);
     for (const [reason, n] of c.skipReasons) notes.push(`${engine}: ${n} skipped: ${reason}`);
+    for (const f of c.failures ?? []) notes.push(`${engine}: FAILED ${f}`);
   }
   for (const e of json.errors ?? []) notes.push(`e2e error outside tests: ${e.message?.split('\n')[0]}`);
   if (status !== 0 && rows.slice(-ENGINES.length).every((r) => r.exitStatus === 0)) {
