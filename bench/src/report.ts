@@ -5,6 +5,9 @@ import type { Machine } from './machine-node.ts';
 import type { Cell } from './run-rounds.ts';
 import type { Verification } from './verify.ts';
 
+/** What a sample's duration is measured in: elapsed time, or CPU time of the benchmark process. */
+export type Clock = 'wall' | 'cpu';
+
 /** What one run saves under bench/results/ and what the tables in docs/BENCHMARKS.md come from. */
 export interface BenchReport {
   readonly schema: 1;
@@ -18,6 +21,7 @@ export interface BenchReport {
     readonly targetMs: number;
     readonly updateSize: number;
     readonly quick: boolean;
+    readonly clock: Clock;
   };
   /** The source of `@blake3-web/core` that was measured. */
   readonly core: CoreRevision;
@@ -31,6 +35,7 @@ export interface BenchReport {
   readonly bundleSizes: readonly BundleSize[];
   readonly verifications: readonly Verification[];
   readonly cells: readonly Cell[];
+  /** Wall time of verification, calibration and rounds. */
   readonly elapsedMs: number;
   readonly contention: {
     /** 1-minute load averages around the run (0 where the OS does not report them). */
