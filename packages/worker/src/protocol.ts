@@ -1,0 +1,60 @@
+/**
+ * What the pool and its workers say to each other through comlink. Types only: nothing here
+ * runs, so both sides can import it without pulling in the other's code.
+ */
+import type { Blake3Opts } from '@blake3-web/core';
+
+/** A file on disk as the main thread saw it when the hash started (Node only). */
+export type FileSnapshot = {
+  readonly path: string;
+  readonly size: number;
+  /** Modification time in ms; a worker that sees another one knows the file changed. */
+  readonly mtimeMs: number;
+};
+
+/** Where a task's bytes come from. */
+export type TaskSource =
+  /** A Blob the worker slices and reads itself: structured clone shares it, nothing is copied. */
+  | { readonly kind: 'blob'; readonly blob: Blob }
+  /** Bytes the main thread already read, transferred (Node: file-backed Blobs cannot be posted). */
+  | { readonly kind: 'bytes'; readonly bytes: Uint8Array }
+  /** A file the worker opens and reads with fs (Node). */
+  | { readonly kind: 'file'; readonly file: FileSnapshot };
+
+/** One task: hash bytes [start, end) of the source's input. */
+export type HashTask = {
+  readonly source: TaskSource;
+  /** Where the range starts in the whole input (for 'bytes', the bytes are that range already). */
+  readonly start: number;
+  readonly end: number;
+  /**
+   * 'subtree': the 32-byte non-root chaining value of a subtree starting at `start`.
+   * 'root': the hash of the whole input (start is 0, end is its length), `opts.dkLen` bytes.
+   */
+  readonly output: 'subtree' | 'root';
+  /** The mode (key or context), and dkLen for 'root'. */
+  readonly opts: Blake3Opts;
+};
+
+/** The worker's whole surface. */
+export interface WorkerApi {
+  hashRange(task: HashTask): Promise<Uint8Array>;
+  /** Answers as soon as the worker's event loop is free: the pool's liveness probe. */
+  ping(): 'pong';
+}
+
+/**
+ * An Error as it crosses from a worker: the fields comlink keeps (name, message, stack) plus the
+ * ones that identify system errors in Node, and which constructor to rebuild it with.
+ */
+export type WireError = {
+  name: string;
+  message: string;
+  stack?: string;
+  /** 'DOMException' for DOMExceptions (NotReadableError, NotFoundError...), else the Error subclass name. */
+  errorClass: string;
+  code?: string | number;
+  errno?: number;
+  syscall?: string;
+  path?: string;
+};

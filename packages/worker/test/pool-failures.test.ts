@@ -1,0 +1,216 @@
+import { blake3 } from '@blake3-web/core';
+import { paint } from '@blake3-web/testkit';
+import assert from 'node:assert/strict';
+import { truncateSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Worker } from 'node:worker_threads';
+import { after, describe, it } from 'node:test';
+import { createPool, type Pool, type PoolOpts } from '../src/index.ts';
+import { createPoolWith } from '../src/pool.ts';
+import { KiB, scriptWorker, settlesWithin, sourceWorker, tempDir } from './_helpers.ts';
+
+const S = 64 * KiB;
+const HANG_GUARD_MS = 60_000;
+
+function pool(opts: PoolOpts = {}, livenessMs?: number): Pool {
+  const p = createPoolWith({ size: 2, subtreeBytes: S, createWorker: sourceWorker, ...opts }, { livenessMs });
+  after(() => p.terminate());
+  return p;
+}
+
+describe('abort', () => {
+  it('mid-way rejects with signal.reason, and the pool still hashes', async () => {
+    const p = pool();
+    const input = paint(200 * S);
+    const controller = new AbortController();
+    const reason = new Error('user cancelled');
+    let last = 0;
+    const hashing = p.hashBlob(new Blob([input]), {
+      signal: controller.signal,
+      onProgress: (done) => {
+        last = done;
+        if (done >= 10 * S) controller.abort(reason);
+      },
+    });
+    await assert.rejects(settlesWithin(hashing, HANG_GUARD_MS, 'aborted hash'), (e) => e === reason);
+    assert.ok(last < input.length, 'it stopped before the end');
+    assert.deepEqual(await settlesWithin(p.hashBlob(new Blob([input])), HANG_GUARD_MS, 'next hash'), blake3(input));
+  });
+
+  it('an already aborted signal rejects at once with its reason (a DOMException AbortError by default)', async () => {
+    const p = pool();
+    await assert.rejects(p.hashBlob(new Blob([paint(10 * S)]), { signal: AbortSignal.abort() }), { name: 'AbortError' });
+    const reason = new RangeError('why not');
+    await assert.rejects(p.hashBlob(new Blob([paint(10)]), { signal: AbortSignal.abort(reason) }), (e) => e === reason);
+  });
+
+  it('stops outstanding work: no task starts after the abort', async () => {
+    let started = 0;
+    const p = pool({ size: 1, createWorker: () => { started++; return sourceWorker(); } });
+    const controller = new AbortController();
+    let progressCalls = 0;
+    const hashing = p.hashBlob(new Blob([paint(400 * S)]), {
+      signal: controller.signal,
+      onProgress: () => {
+        if (++progressCalls === 2) controller.abort();
+      },
+    });
+    await assert.rejects(hashing, { name: 'AbortError' });
+    // Tasks already in flight may finish; with one worker and two tasks in flight, at most a
+    // couple more progress-worthy results could have existed, and none is reported.
+    const callsAtAbort = progressCalls;
+    await p.hashBlob(new Blob([paint(3 * S)]));
+    assert.equal(progressCalls, callsAtAbort, 'no progress after the abort');
+    assert.equal(started, 1, 'the worker was not replaced');
+  });
+});
+
+describe('worker deaths', () => {
+  it('a worker killed mid-call is replaced and its task retried: the hash is right', async () => {
+    const workers: Worker[] = [];
+    const p = pool({ createWorker: () => { const w = sourceWorker(); workers.push(w); return w; } });
+    const input = paint(300 * S + 99);
+    let killed = false;
+    const hash = await settlesWithin(p.hashBlob(new Blob([input]), {
+      onProgress: (done) => {
+        if (!killed && done >= 20 * S) {
+          killed = true;
+          void workers[0].terminate();
+        }
+      },
+    }), HANG_GUARD_MS, 'hash with a killed worker');
+    assert.deepEqual(hash, blake3(input));
+    assert.equal(workers.length, 3, 'one replacement worker was started');
+    assert.deepEqual(await p.hashBlob(new Blob([input])), blake3(input));
+  });
+
+  it('a task that kills its worker twice rejects with WorkerDiedError, and the pool recovers', async () => {
+    let crashing = true;
+    const p = pool({ createWorker: () => (crashing ? scriptWorker('./_crashing-worker.mjs') : sourceWorker()) });
+    await assert.rejects(settlesWithin(p.hashBlob(new Blob([paint(8 * S)])), HANG_GUARD_MS, 'hash on crashing workers'), {
+      name: 'WorkerDiedError',
+      message: /stopped twice.*exited with code 7/,
+    });
+    crashing = false;
+    assert.deepEqual(await p.hashBlob(new Blob([paint(8 * S)])), blake3(paint(8 * S)));
+  });
+
+  it('a worker that stops answering is found by the liveness probe: rejects, never hangs', async () => {
+    const p = pool({ createWorker: () => scriptWorker('./_silent-worker.mjs') }, 100);
+    await assert.rejects(settlesWithin(p.hashBlob(new Blob([paint(4 * S)])), HANG_GUARD_MS, 'hash on silent workers'), {
+      name: 'WorkerDiedError',
+      message: /did not answer/,
+    });
+  });
+
+  it('a worker script that fails to load rejects with the reason', async () => {
+    const p = pool({ createWorker: () => scriptWorker('./_no-such-worker.mjs') });
+    await assert.rejects(settlesWithin(p.hashBlob(new Blob([paint(4 * S)])), HANG_GUARD_MS, 'hash'), {
+      name: 'WorkerDiedError',
+      message: /_no-such-worker/,
+    });
+  });
+
+  it('createWorker throwing rejects the hash with its error', async () => {
+    const oops = new Error('no workers allowed');
+    const p = pool({ createWorker: () => { throw oops; } });
+    await assert.rejects(p.hashBlob(new Blob([paint(4 * S)])), (e) => e === oops);
+  });
+});
+
+describe('read errors', () => {
+  it('a file that vanishes mid-hash rejects with ENOENT from the worker, intact', async () => {
+    const path = join(tempDir(), 'vanishing.bin');
+    writeFileSync(path, paint(200 * S));
+    const p = pool();
+    let removed = false;
+    const hashing = p.hashFile(path, {
+      onProgress: () => {
+        if (!removed) {
+          removed = true;
+          unlinkSync(path);
+        }
+      },
+    });
+    await assert.rejects(settlesWithin(hashing, HANG_GUARD_MS, 'hash of a vanishing file'), (e: NodeJS.ErrnoException) => {
+      assert.equal(e.code, 'ENOENT');
+      assert.equal(e.syscall, 'open');
+      assert.match(e.message, /^ENOENT: no such file or directory, open .*vanishing\.bin/);
+      assert.match(e.stack ?? '', /ENOENT/);
+      return true;
+    });
+  });
+
+  it('a file that shrinks mid-hash rejects with NotReadableError, never a hash', async () => {
+    const path = join(tempDir(), 'shrinking.bin');
+    writeFileSync(path, paint(200 * S));
+    const p = pool();
+    let cut = false;
+    const hashing = p.hashFile(path, {
+      onProgress: () => {
+        if (!cut) {
+          cut = true;
+          truncateSync(path, 100 * S);
+        }
+      },
+    });
+    await assert.rejects(settlesWithin(hashing, HANG_GUARD_MS, 'hash of a shrinking file'), (e: Error) => {
+      assert.ok(e instanceof DOMException);
+      assert.equal(e.name, 'NotReadableError');
+      assert.match(e.message, /changed while it was being hashed/);
+      return true;
+    });
+  });
+
+  it('a missing path rejects with ENOENT, a directory with TypeError', async () => {
+    const p = pool();
+    await assert.rejects(p.hashFile(join(tempDir(), 'missing.bin')), { code: 'ENOENT' });
+    await assert.rejects(p.hashFile(tempDir()), { name: 'TypeError', message: /regular file/ });
+  });
+});
+
+describe('terminate', () => {
+  it('rejects pending hashes with AbortError and later ones with InvalidStateError', async () => {
+    const p = pool();
+    const pending = [p.hashBlob(new Blob([paint(300 * S)])), p.hashBlob(new Blob([paint(50 * S)]))];
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    p.terminate();
+    for (const hashing of pending) {
+      await assert.rejects(settlesWithin(hashing, HANG_GUARD_MS, 'pending hash'), { name: 'AbortError', message: /terminated/ });
+    }
+    await assert.rejects(p.hashBlob(new Blob([paint(10)])), { name: 'InvalidStateError' });
+    p.terminate();
+  });
+});
+
+describe('bad arguments', () => {
+  it('createPool names the argument', () => {
+    assert.throws(() => createPool({ size: 0 }), { name: 'RangeError', message: /opts.size.*got 0/ });
+    assert.throws(() => createPool({ size: 1.5 }), { name: 'RangeError', message: /opts.size/ });
+    assert.throws(() => createPool({ size: '2' as never }), { name: 'TypeError', message: /opts.size must be a number, got a string/ });
+    assert.throws(() => createPool({ subtreeBytes: 3000 }), { name: 'RangeError', message: /opts.subtreeBytes.*power of two.*3000/ });
+    assert.throws(() => createPool({ subtreeBytes: 512 }), { name: 'RangeError', message: /opts.subtreeBytes/ });
+    assert.throws(() => createPool({ createWorker: 'worker.js' as never }), { name: 'TypeError', message: /opts.createWorker must be a function/ });
+    assert.throws(() => createPool(42 as never), { name: 'TypeError', message: /opts must be an object/ });
+  });
+
+  it('hashBlob and hashFile name the argument', async () => {
+    const p = pool();
+    const blob = new Blob([paint(10)]);
+    await assert.rejects(p.hashBlob('hello' as never), { name: 'TypeError', message: /blob must be a Blob or File, got a string/ });
+    await assert.rejects(p.hashBlob(new Uint8Array(4) as never), { name: 'TypeError', message: /blob.*Uint8Array/ });
+    await assert.rejects(p.hashFile(42 as never), { name: 'TypeError', message: /file must be a Blob, a File or a path/ });
+    await assert.rejects(p.hashFile(''), { name: 'TypeError', message: /empty string/ });
+    await assert.rejects(p.hashBlob(blob, { dkLen: -1 }), { name: 'RangeError', message: /opts.dkLen/ });
+    await assert.rejects(p.hashBlob(blob, { dkLen: '32' as never }), { name: 'TypeError', message: /opts.dkLen/ });
+    await assert.rejects(p.hashBlob(blob, { key: new Uint8Array(31) }), { name: 'RangeError', message: /opts.key must be 32 bytes/ });
+    await assert.rejects(p.hashBlob(blob, { key: new Uint8Array(32), context: 'x' }), { name: 'TypeError', message: /key and opts.context/ });
+    await assert.rejects(p.hashBlob(blob, { context: 7 as never }), { name: 'TypeError', message: /opts.context must be a string/ });
+    await assert.rejects(p.hashBlob(blob, { signal: {} as never }), { name: 'TypeError', message: /opts.signal must be an AbortSignal/ });
+    await assert.rejects(p.hashBlob(blob, { onProgress: 1 as never }), { name: 'TypeError', message: /opts.onProgress must be a function/ });
+    await assert.rejects(p.hashBlob(blob, 'fast' as never), { name: 'TypeError', message: /opts must be an object/ });
+    // A worker that returns nonsense is not trusted either.
+    const q = pool({ createWorker: () => ({}) as never });
+    await assert.rejects(q.hashBlob(new Blob([paint(4 * S)])), { name: 'TypeError', message: /createWorker must return a Worker/ });
+  });
+});
