@@ -41,10 +41,24 @@ export class ChainingValueStack {
   /** The root hash (`dkLen` bytes), given the last subtree's chaining value; at least one subtree must have been added. */
   finalize(lastCv: Uint8Array, dkLen?: number): Uint8Array {
     if (this.#cvStack.length === 0) throw new RangeError('finalize needs at least two subtrees: a single subtree is the whole input and is hashed directly');
-    let right = lastCv;
-    for (let i = this.#cvStack.length - 1; i > 0; i--) right = mergeSubtreesNonRoot(this.#cvStack[i], right, this.#opts);
+    const right = this.#foldDownTo(1, lastCv);
     const rootOpts: Blake3Opts = dkLen === undefined ? this.#opts : { ...this.#opts, dkLen };
     return mergeSubtreesRoot(this.#cvStack[0], right, rootOpts);
+  }
+
+  /**
+   * The chaining value of everything added plus the last subtree, when that is itself a subtree
+   * of a larger input (a worker's task split into read pieces): no ROOT flag anywhere.
+   */
+  finalizeNonRoot(lastCv: Uint8Array): Uint8Array {
+    return this.#foldDownTo(0, lastCv);
+  }
+
+  /** Merges the stack's values from the top down to index `bottom` onto `right`. */
+  #foldDownTo(bottom: number, right: Uint8Array): Uint8Array {
+    let cv = right;
+    for (let i = this.#cvStack.length - 1; i >= bottom; i--) cv = mergeSubtreesNonRoot(this.#cvStack[i], cv, this.#opts);
+    return cv;
   }
 }
 

@@ -20,4 +20,4 @@ export async function snapshotFile(path: string): Promise<FileSnapshot> {
   throw new TypeError(`file must be a Blob here: paths (got ${JSON.stringify(path)}) are read only in Node`);
 }
 
-export { readFileRange } from './worker-platform-browser.js';
+export { openFile } from './worker-platform-browser.js';

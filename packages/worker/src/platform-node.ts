@@ -46,4 +46,4 @@ export async function snapshotFile(path: string): Promise<FileSnapshot> {
   return { path, size: info.size, mtimeMs: info.mtimeMs };
 }
 
-export { readFileRange } from './_read-file-range-node.js';
+export { openFile } from './_open-file-node.js';

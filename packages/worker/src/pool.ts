@@ -14,8 +14,9 @@
  */
 import { blake3, type Blake3Opts } from '@blake3-web/core';
 import { mergeSubtreesRoot, type SubtreeOpts } from '@blake3-web/core/hazmat';
-import { blobTransport, readFileRange, reportedParallelism, snapshotFile, spawnDefaultWorker } from '#platform';
+import { blobTransport, openFile, reportedParallelism, snapshotFile, spawnDefaultWorker } from '#platform';
 import { aFunction, anInteger, describe, isBlob } from './_assert.js';
+import { hashRange } from './_hash-range.js';
 import { WorkerDiedError, WorkerHandle, type WorkerLike } from './_worker-handle.js';
 import { InOrderMerger } from './merge-chaining-values.js';
 import { DEFAULT_SUBTREE_BYTES, isSubtreeSize, planSubtrees, subtreeRange, type SubtreePlan, type SubtreeRange } from './plan-subtrees.js';
@@ -282,10 +283,15 @@ class WorkerPool implements Pool {
   }
 
   async #hashInline(input: Input, total: number, opts: JobOpts): Promise<Uint8Array> {
-    let bytes: Uint8Array = new Uint8Array(0);
-    if (total > 0) bytes = input.kind === 'blob' ? new Uint8Array(await input.blob.arrayBuffer()) : await readFileRange(input.file, 0, total);
+    const hashOpts: Blake3Opts = opts.dkLen === undefined ? opts.mode : { ...opts.mode, dkLen: opts.dkLen };
+    let hash: Uint8Array;
+    if (total === 0) hash = blake3(new Uint8Array(0), hashOpts);
+    else {
+      // The worker's own task code, run here.
+      const source: TaskSource = input.kind === 'blob' ? { kind: 'blob', blob: input.blob } : { kind: 'file', file: input.file };
+      hash = await hashRange({ source, start: 0, end: total, output: 'root', opts: hashOpts }, openFile);
+    }
     opts.signal?.throwIfAborted();
-    const hash = blake3(bytes, opts.dkLen === undefined ? opts.mode : { ...opts.mode, dkLen: opts.dkLen });
     opts.onProgress?.(total, total);
     return hash;
   }

@@ -4,7 +4,7 @@ import type { Endpoint } from 'comlink';
 import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
 import { parentPort } from 'node:worker_threads';
 
-export { readFileRange } from './_read-file-range-node.js';
+export { openFile } from './_open-file-node.js';
 
 export function parentEndpoint(): Endpoint {
   if (parentPort === null) throw new TypeError('the blake3-web worker must run in a worker thread');

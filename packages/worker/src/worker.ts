@@ -5,7 +5,7 @@
  * @module
  */
 import { expose, transferHandlers, type TransferHandler } from 'comlink';
-import { parentEndpoint, readFileRange } from '#worker-platform';
+import { openFile, parentEndpoint } from '#worker-platform';
 import { toWireError } from './_errors.js';
 import { hashRange } from './_hash-range.js';
 import type { HashTask, WorkerApi } from './protocol.js';
@@ -24,7 +24,7 @@ transferHandlers.set('throw', {
 } satisfies TransferHandler<{ value: unknown }, unknown>);
 
 const api: WorkerApi = {
-  hashRange: (task: HashTask) => hashRange(task, readFileRange),
+  hashRange: (task: HashTask) => hashRange(task, openFile),
   ping: () => 'pong',
 };
 
