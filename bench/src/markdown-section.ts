@@ -107,6 +107,7 @@ export function environmentSection(title: string, report: BenchReport, resultsLi
       (cfg.clock === 'cpu'
         ? `Durations are CPU time of the benchmark process (\`process.cpuUsage()\`), not wall time, because other work kept the cores busy during this run: time spent waiting for a core is not counted. `
         : `Durations are wall time (\`performance.now()\`). `) +
+      `One untimed round follows, after which the calls per sample are rescaled, since code still being optimised during calibration runs slower. ` +
       `Then every round runs every cell once, size by size, starting with a different implementation each round, so slow spells of a shared machine hit all of them alike. ` +
       `The table shows the median of the rounds; the per-round samples and quartiles are in the JSON. ` +
       `Typical spread this run (median over cells of interquartile range / median): ${spread}%. ` +

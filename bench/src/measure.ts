@@ -16,8 +16,9 @@ export function timeCalls<A>(fn: (arg: A) => Uint8Array, arg: A, n: number, now:
 }
 
 /**
- * How many calls make one sample last about `targetMs`. Doubling first also warms the function
- * up, so the optimising compiler has seen it before the first real sample.
+ * How many calls make one sample last about `targetMs`. Doubling from one call also warms the
+ * function up; because the first calls may still run unoptimised code, the count is then
+ * re-timed and rescaled until a sample lands within a factor of two of the target.
  */
 export function calibrate<A>(fn: (arg: A) => Uint8Array, arg: A, targetMs: number, now: () => number): number {
   let n = 1;
@@ -26,7 +27,12 @@ export function calibrate<A>(fn: (arg: A) => Uint8Array, arg: A, targetMs: numbe
     n *= 2;
     t = timeCalls(fn, arg, n, now);
   }
-  return Math.max(1, Math.round((n * targetMs) / Math.max(t, 1e-3)));
+  for (let pass = 0; pass < 5; pass++) {
+    n = Math.max(1, Math.round((n * targetMs) / Math.max(t, 1e-3)));
+    t = timeCalls(fn, arg, n, now);
+    if (n === 1 || (t > targetMs / 2 && t < targetMs * 2)) break;
+  }
+  return n;
 }
 
 /** Throughput in MB/s, decimal (1 MB = 1e6 bytes), as hash benchmarks usually report it. */

@@ -21,6 +21,9 @@ export interface RunOptions {
   readonly log?: (line: string) => void;
   /** Awaited between samples: a browser page passes a macrotask so it stays responsive. */
   readonly pause?: () => Promise<void>;
+  // No forced garbage collection between samples: tried with `node --expose-gc`, it reset V8's
+  // heap sizing so that hashers allocated per message ran at 14.5 MB/s instead of 24 at 64 B,
+  // with twice the spread. Steady state is what applications see.
 }
 
 /** Every sample of one implementation at one size in one mode. */
@@ -28,8 +31,8 @@ export interface Cell {
   readonly mode: Mode;
   readonly candidate: string;
   readonly size: number;
-  /** Calls per sample. */
-  readonly calls: number;
+  /** Calls per sample, fixed after the warm-up round. */
+  calls: number;
   /** MB/s of each round's sample, in round order. */
   readonly samples: number[];
   median: number;
@@ -95,6 +98,18 @@ export async function runRounds(opts: RunOptions): Promise<RunResult> {
     }
     log(`verified and calibrated ${size} B`);
   }
+
+  // One untimed round with the calls rescaled afterwards: a cell calibrated while its code was
+  // still being optimised got too few calls (samples of 8 ms instead of 30 measured here), and
+  // allocation-heavy cells give different MB/s for different sample lengths.
+  for (const group of groups) {
+    for (const w of group) {
+      w.select?.();
+      const ms = timeCalls(w.fn as (arg: unknown) => Uint8Array, w.arg, w.cell.calls, now);
+      w.cell.calls = Math.max(1, Math.round((w.cell.calls * opts.targetMs) / Math.max(ms, 1e-3)));
+    }
+  }
+  log('warm-up round done');
 
   for (let r = 0; r < opts.rounds; r++) {
     for (const group of groups) {
