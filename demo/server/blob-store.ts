@@ -1,6 +1,6 @@
 // Content-addressed blobs for the verified-download demo and its tests: GET /blobs/<hex> serves
 // the bytes whose BLAKE3 is <hex>; `?tamper=1` flips one byte on the way out, as a corrupting
-// proxy or disk would.
+// proxy or disk would. The demo's Vite server and the e2e fixture server both mount it.
 import { blake3, bytesToHex } from '@blake3-web/core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
@@ -33,6 +33,12 @@ export function createBlobStore(sizes: readonly number[] = [100_000, 3_000_000])
     if (match[1] === 'index.json') {
       res.setHeader('Content-Type', 'application/json');
       res.end(JSON.stringify(list));
+      return;
+    }
+    // Lets tests prove a response came from the service worker's cache, not the network.
+    if (req.headers['x-blob-unavailable'] !== undefined) {
+      res.statusCode = 503;
+      res.end('unavailable on request');
       return;
     }
     const bytes = blobs.get(match[1]);

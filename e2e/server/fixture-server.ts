@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { dirname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { createBlobStore } from '../../demo/server/blob-store.ts';
 import { mimeType } from './mime-types.ts';
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -28,11 +29,13 @@ export type FixtureServer = { readonly url: string; close(): Promise<void> };
 
 /** Serves the repo's built files on 127.0.0.1 (port 0 picks a free one). */
 export async function startFixtureServer(port = 0): Promise<FixtureServer> {
+  // The demo's content-addressed blobs (`.../blobs/<hex>`), for the verified-download specs.
+  const blobs = createBlobStore();
   const server = createServer((req, res) => {
-    handle(req, res).catch((e: unknown) => {
+    blobs.middleware(req, res, () => handle(req, res).catch((e: unknown) => {
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
       res.end(`fixture server error: ${String(e)}\n`);
-    });
+    }));
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

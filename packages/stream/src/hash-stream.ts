@@ -28,7 +28,9 @@ export async function hashStream(readable: ReadableStream<Uint8Array>, opts?: Bl
 
 /**
  * A `Response` with the same status and headers whose body is checked against `expected` as it
- * streams: reading it rejects with an `IntegrityError` when the content does not match.
+ * streams: reading it fails when the content does not match. Reading `body` with a reader gives
+ * the `IntegrityError` itself; browsers make `arrayBuffer()`, `text()` and the like reject with a
+ * `TypeError` (Chromium, WebKit) or an `AbortError` (Firefox) instead.
  */
 export function verifyResponse(response: Response, expected: Uint8Array | string, opts?: Omit<Blake3Opts, 'dkLen'>): Response {
   if (!(response instanceof Response)) throw new TypeError(`response must be a Response, got ${describe(response)}`);
