@@ -3,7 +3,6 @@
 // death (Node's 'exit', a Web Worker's 'error', a liveness probe that goes unanswered) ends
 // them all with a WorkerDiedError instead of leaving them to hang.
 import { transfer, wrap, type Endpoint, type Remote } from 'comlink';
-import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
 import { reviveError } from './_errors.js';
 import type { HashTask, WorkerApi } from './protocol.js';
 
@@ -30,6 +29,8 @@ function isNodeWorker(w: WorkerLike): w is NodeWorkerLike {
 }
 
 export type WorkerHandleOpts = {
+  /** comlink's endpoint over a worker_threads Worker (the platform's node adapter). */
+  readonly nodeWorkerEndpoint: (worker: NodeWorkerLike) => Endpoint;
   /**
    * How long a worker with calls pending may stay silent before it is probed, and how long a
    * probe may go unanswered before the worker counts as dead. Browsers report no event when a
@@ -61,7 +62,7 @@ export class WorkerHandle {
       // the process. After the first death they do nothing.
       worker.on('exit', onExit);
       worker.on('error', onError);
-      endpoint = nodeEndpoint(worker);
+      endpoint = opts.nodeWorkerEndpoint(worker);
     } else {
       // An 'error' event is an uncaught error in the worker (comlink catches the ones from calls),
       // e.g. its script failed to load; 'messageerror' means an answer could not be read.

@@ -1,2 +1,2 @@
-export { createPool, type Pool, type PoolOpts, type HashFileOpts, type WorkerLike } from './pool.js';
-export { hashFile } from './hash-file.js';
+export { createPool, hashFile } from './browser.js';
+export type { Pool, PoolOpts, HashFileOpts, WorkerLike } from './pool.js';

@@ -1,23 +1,26 @@
-// The main thread's view of the platform in browsers (and any runtime package.json's "node"
-// condition does not select): Web Workers, navigator.hardwareConcurrency, no file paths.
-import type { FileSnapshot } from './protocol.js';
-import type { WorkerLike } from './_worker-handle.js';
+// The platform in browsers (and any runtime without the "node" export condition): Web Workers,
+// navigator.hardwareConcurrency, no file paths.
+import type { OpenFile } from './_hash-range.js';
+import type { Platform } from './_platform.js';
 
-/** Blobs go to workers as they are: structured clone shares the data and copies nothing. */
-export const blobTransport: 'blob' | 'bytes' = 'blob';
+export const openFileUnsupported: OpenFile = async (file) => {
+  throw new TypeError(`file paths are read only in Node, got ${JSON.stringify(file.path)}`);
+};
 
-/** The package's own worker, next to this module. Apps that bundle should pass createWorker. */
-export function spawnDefaultWorker(): WorkerLike {
-  return new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
-}
-
-export function reportedParallelism(): number {
-  const n = typeof navigator === 'undefined' ? undefined : navigator.hardwareConcurrency;
-  return typeof n === 'number' && n >= 1 ? n : 1;
-}
-
-export async function snapshotFile(path: string): Promise<FileSnapshot> {
-  throw new TypeError(`file must be a Blob here: paths (got ${JSON.stringify(path)}) are read only in Node`);
-}
-
-export { openFile } from './worker-platform-browser.js';
+export const browserPlatform: Platform = {
+  blobTransport: 'blob',
+  // The self-contained build of ./worker.js: it loads with no bundler and no import map (module
+  // workers do not see the page's import map), and bundlers that follow new URL() take it as is.
+  spawnDefaultWorker: () => new Worker(new URL('./worker.bundle.js', import.meta.url), { type: 'module' }),
+  reportedParallelism() {
+    const n = typeof navigator === 'undefined' ? undefined : navigator.hardwareConcurrency;
+    return typeof n === 'number' && n >= 1 ? n : 1;
+  },
+  async snapshotFile(path) {
+    throw new TypeError(`file must be a Blob here: paths (got ${JSON.stringify(path)}) are read only in Node`);
+  },
+  openFile: openFileUnsupported,
+  nodeWorkerEndpoint() {
+    throw new TypeError('createWorker must return a Web Worker here');
+  },
+};

@@ -1,21 +1,15 @@
-// The main thread's view of the platform in Node: worker_threads, os.availableParallelism(),
+// The platform in Node: worker_threads through comlink's node adapter, os.availableParallelism(),
 // files read by path.
+import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { FileSnapshot } from './protocol.js';
-import type { WorkerLike } from './_worker-handle.js';
+import { openFile } from './_open-file-node.js';
+import type { Platform } from './_platform.js';
 
-/**
- * Blobs are read here and their bytes transferred. Node refuses to post a file-backed Blob
- * (fs.openAsBlob) and, worse, accepts a slice of one and aborts the whole process when the
- * worker reads it (Node 20.20); an in-memory Blob cannot be told apart from such a slice.
- */
-export const blobTransport: 'blob' | 'bytes' = 'bytes';
-
-// Under a TypeScript loader (the package's own tests) this module is src/platform-node.ts and its
-// worker is src/worker.ts; built, both are .js in dist.
-const workerFile = import.meta.url.endsWith('.ts') ? './worker.ts' : './worker.js';
+// Under a TypeScript runtime that runs the sources (Bun, Deno) this module is platform-node.ts
+// and its worker worker-node.ts; built, both are .js in dist.
+const workerFile = import.meta.url.endsWith('.ts') ? './worker-node.ts' : './worker-node.js';
 
 /**
  * The parent's Node options minus --input-type, which Node rejects in a worker started from a
@@ -32,18 +26,21 @@ function workerExecArgv(): string[] {
   return out;
 }
 
-export function spawnDefaultWorker(): WorkerLike {
-  return new Worker(new URL(workerFile, import.meta.url), { execArgv: workerExecArgv() });
-}
-
-export function reportedParallelism(): number {
-  return availableParallelism();
-}
-
-export async function snapshotFile(path: string): Promise<FileSnapshot> {
-  const info = await stat(path);
-  if (!info.isFile()) throw new TypeError(`file must be a regular file, got ${JSON.stringify(path)} which is not`);
-  return { path, size: info.size, mtimeMs: info.mtimeMs };
-}
-
-export { openFile } from './_open-file-node.js';
+export const nodePlatform: Platform = {
+  /**
+   * Blobs are read on the calling thread and their bytes transferred. Node refuses to post a
+   * file-backed Blob (fs.openAsBlob) and, worse, accepts a slice of one and aborts the whole
+   * process when the worker reads it (Node 20.20); an in-memory Blob cannot be told apart from
+   * such a slice.
+   */
+  blobTransport: 'bytes',
+  spawnDefaultWorker: () => new Worker(new URL(workerFile, import.meta.url), { execArgv: workerExecArgv() }),
+  reportedParallelism: () => availableParallelism(),
+  async snapshotFile(path) {
+    const info = await stat(path);
+    if (!info.isFile()) throw new TypeError(`file must be a regular file, got ${JSON.stringify(path)} which is not`);
+    return { path, size: info.size, mtimeMs: info.mtimeMs };
+  },
+  openFile,
+  nodeWorkerEndpoint: (worker) => nodeEndpoint(worker),
+};

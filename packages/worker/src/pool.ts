@@ -14,8 +14,8 @@
  */
 import { blake3, type Blake3Opts } from '@blake3-web/core';
 import { mergeSubtreesRoot, type SubtreeOpts } from '@blake3-web/core/hazmat';
-import { blobTransport, openFile, reportedParallelism, snapshotFile, spawnDefaultWorker } from '#platform';
 import { aFunction, anInteger, describe, isBlob } from './_assert.js';
+import type { Platform } from './_platform.js';
 import { hashRange } from './_hash-range.js';
 import { WorkerDiedError, WorkerHandle, type WorkerLike } from './_worker-handle.js';
 import { InOrderMerger } from './merge-chaining-values.js';
@@ -154,7 +154,7 @@ class HashJob {
   }
 
   /** The message for a task, and what it transfers. Reads the bytes here when Blobs cannot be posted. */
-  async makeTask(range: SubtreeRange): Promise<[HashTask, Transferable[]]> {
+  async makeTask(range: SubtreeRange, blobTransport: Platform['blobTransport']): Promise<[HashTask, Transferable[]]> {
     const output = this.plan.count === 1 ? 'root' : 'subtree';
     const opts: Blake3Opts = output === 'root' && this.opts.dkLen !== undefined ? { ...this.opts.mode, dkLen: this.opts.dkLen } : this.opts.mode;
     let source: TaskSource;
@@ -219,6 +219,7 @@ class HashJob {
 }
 
 class WorkerPool implements Pool {
+  readonly #platform: Platform;
   readonly #slots: Slot[];
   readonly #subtreeBytes: number;
   readonly #createWorker: () => WorkerLike;
@@ -227,7 +228,8 @@ class WorkerPool implements Pool {
   #turn = 0;
   #terminated = false;
 
-  constructor(size: number, subtreeBytes: number, createWorker: () => WorkerLike, internals: PoolInternals) {
+  constructor(platform: Platform, size: number, subtreeBytes: number, createWorker: () => WorkerLike, internals: PoolInternals) {
+    this.#platform = platform;
     this.#slots = Array.from({ length: size }, () => ({ handle: undefined, inFlight: 0 }));
     this.#subtreeBytes = subtreeBytes;
     this.#createWorker = createWorker;
@@ -250,7 +252,7 @@ class WorkerPool implements Pool {
     }
     return this.#hash(async () => {
       if (file === '') throw new TypeError('file must be a Blob, a File or a path string, got an empty string');
-      return { kind: 'file', file: await snapshotFile(file) };
+      return { kind: 'file', file: await this.#platform.snapshotFile(file) };
     }, opts);
   }
 
@@ -289,7 +291,7 @@ class WorkerPool implements Pool {
     else {
       // The worker's own task code, run here.
       const source: TaskSource = input.kind === 'blob' ? { kind: 'blob', blob: input.blob } : { kind: 'file', file: input.file };
-      hash = await hashRange({ source, start: 0, end: total, output: 'root', opts: hashOpts }, openFile);
+      hash = await hashRange({ source, start: 0, end: total, output: 'root', opts: hashOpts }, this.#platform.openFile);
     }
     opts.signal?.throwIfAborted();
     opts.onProgress?.(total, total);
@@ -334,7 +336,7 @@ class WorkerPool implements Pool {
   async #run(job: HashJob, slot: Slot, range: SubtreeRange): Promise<void> {
     slot.inFlight++;
     try {
-      const [task, transferList] = await job.makeTask(range);
+      const [task, transferList] = await job.makeTask(range, this.#platform.blobTransport);
       if (job.settled || this.#terminated) return;
       const handle = (slot.handle ??= this.#spawn(slot));
       const out = await handle.hashRange(task, transferList);
@@ -354,6 +356,7 @@ class WorkerPool implements Pool {
       throw new TypeError(`createWorker must return a Worker, got ${describe(worker)}`);
     }
     return new WorkerHandle(worker, {
+      nodeWorkerEndpoint: this.#platform.nodeWorkerEndpoint,
       livenessMs: this.#livenessMs,
       onDeath: (handle) => {
         // The dead worker's calls reject on their own; the next task starts a fresh worker.
@@ -363,24 +366,15 @@ class WorkerPool implements Pool {
   }
 }
 
-function defaultPoolSize(): number {
-  return Math.max(1, Math.min(MAX_DEFAULT_POOL_SIZE, reportedParallelism()));
-}
-
-/** Creates a pool; workers start on first use. See PoolOpts for the options. */
-export function createPool(opts?: PoolOpts): Pool {
-  return createPoolWith(opts, {});
-}
-
-/** createPool with internal knobs (tests). */
-export function createPoolWith(opts: PoolOpts | undefined, internals: PoolInternals): Pool {
+/** Creates a pool on `platform`; the package's entry points bind the platform (browser.ts, node.ts). */
+export function createPoolOn(platform: Platform, opts?: PoolOpts, internals: PoolInternals = {}): Pool {
   if (opts !== undefined && (typeof opts !== 'object' || opts === null)) throw new TypeError(`opts must be an object, got ${describe(opts)}`);
   const { size, subtreeBytes, createWorker } = opts ?? {};
-  const workers = size === undefined ? defaultPoolSize() : anInteger(size, 'opts.size', 1, 256);
+  const workers = size === undefined ? Math.max(1, Math.min(MAX_DEFAULT_POOL_SIZE, platform.reportedParallelism())) : anInteger(size, 'opts.size', 1, 256);
   if (subtreeBytes !== undefined) {
     anInteger(subtreeBytes, 'opts.subtreeBytes', 1024, 2 ** 30);
     if (!isSubtreeSize(subtreeBytes)) throw new RangeError(`opts.subtreeBytes must be a power of two from 1024 to 2^30, got ${subtreeBytes}`);
   }
-  const spawn = createWorker === undefined ? spawnDefaultWorker : aFunction<() => WorkerLike>(createWorker, 'opts.createWorker');
-  return new WorkerPool(workers, subtreeBytes ?? DEFAULT_SUBTREE_BYTES, spawn, internals);
+  const spawn = createWorker === undefined ? () => platform.spawnDefaultWorker() : aFunction<() => WorkerLike>(createWorker, 'opts.createWorker');
+  return new WorkerPool(platform, workers, subtreeBytes ?? DEFAULT_SUBTREE_BYTES, spawn, internals);
 }

@@ -3,4 +3,4 @@
 import { register } from 'tsx/esm/api';
 
 register();
-await import('../src/worker.ts');
+await import('../src/worker-node.ts');

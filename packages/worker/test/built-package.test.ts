@@ -4,8 +4,8 @@ import { blake3, bytesToHex } from '@blake3-web/core';
 import { paint } from '@blake3-web/testkit';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { MiB, tempDir } from './_helpers.ts';
@@ -38,4 +38,35 @@ describe('the built package', () => {
       bytesToHex(blake3(input)),
     ]);
   });
+
+  it('the browser entry never reaches Node modules, and the worker bundle imports nothing', () => {
+    const seen = new Set<string>();
+    const specifiers: string[] = [];
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const [, spec] of readFileSync(file, 'utf8').matchAll(/(?:^|\n)\s*(?:import|export)[^'"]*?from\s*['"]([^'"]+)['"]/g)) {
+        if (spec.startsWith('.')) visit(resolve(dirname(file), spec));
+        else specifiers.push(spec);
+      }
+    };
+    visit(join(packageDir, 'dist/index.js'));
+    assert.ok(seen.has(join(packageDir, 'dist/pool.js')), 'the walk followed the imports');
+    assert.deepEqual([...new Set(specifiers)].sort(), ['@blake3-web/core', '@blake3-web/core/hazmat', 'comlink']);
+    const bundle = readFileSync(join(packageDir, 'dist/worker.bundle.js'), 'utf8');
+    assert.doesNotMatch(bundle, /(?:^|\n)\s*import[\s{*]/, 'no import statements');
+    assert.doesNotMatch(bundle, /\bimport\(/, 'no dynamic imports');
+    assert.match(bundle, /hashRange/);
+  });
+
+  it('package.json points every export at a built file and lists the worker entries as side effects', () => {
+    const pkg = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as {
+      exports: Record<string, string | Record<string, string>>;
+      sideEffects: string[];
+    };
+    const targets = Object.values(pkg.exports).flatMap((t) => (typeof t === 'string' ? [t] : Object.values(t)));
+    for (const target of targets) assert.ok(existsSync(join(packageDir, target)), `${target} exists`);
+    assert.deepEqual(pkg.sideEffects.sort(), ['./dist/worker-node.js', './dist/worker.bundle.js', './dist/worker.js']);
+  });
 });
+

@@ -5,15 +5,16 @@ import { truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { after, describe, it } from 'node:test';
-import { createPool, type Pool, type PoolOpts } from '../src/index.ts';
-import { createPoolWith } from '../src/pool.ts';
+import { createPool, type Pool, type PoolOpts } from '../src/index-node.ts';
+import { createPoolOn } from '../src/pool.ts';
+import { nodePlatform } from '../src/platform-node.ts';
 import { KiB, scriptWorker, settlesWithin, sourceWorker, tempDir } from './_helpers.ts';
 
 const S = 64 * KiB;
 const HANG_GUARD_MS = 60_000;
 
 function pool(opts: PoolOpts = {}, livenessMs?: number): Pool {
-  const p = createPoolWith({ size: 2, subtreeBytes: S, createWorker: sourceWorker, ...opts }, { livenessMs });
+  const p = createPoolOn(nodePlatform, { size: 2, subtreeBytes: S, createWorker: sourceWorker, ...opts }, { livenessMs });
   after(() => p.terminate());
   return p;
 }

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { openAsBlob, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { createPool, type Pool } from '../src/index.ts';
+import { createPool, type Pool } from '../src/index-node.ts';
 import { KiB, MiB, settlesWithin, sourceWorker, tempDir } from './_helpers.ts';
 
 const modes: { name: string; opts: Blake3Opts }[] = [
