@@ -20,6 +20,8 @@ export const ISOLATED_PREFIX = '/coi/';
 /** Repo paths browsers may load: the built packages and the e2e pages, never sources or secrets. */
 const SERVED: readonly RegExp[] = [
   /^packages\/[^/]+\/dist\//,
+  // comlink's ES module build, for pages that load @blake3-web/worker through an import map.
+  /^packages\/worker\/node_modules\/comlink\/dist\/esm\//,
   /^packages\/testkit\/vectors\//,
   /^e2e\/pages\//,
   /^demo\/dist\//,

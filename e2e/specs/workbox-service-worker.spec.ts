@@ -1,0 +1,73 @@
+// The demo's service worker with Blake3IntegrityPlugin, in a real browser: good blobs are cached
+// and then served without the network; tampered blobs are neither cached nor served as OK.
+import type { EnginePage } from '../fixtures/engine-page.ts';
+import { expect, test } from '../fixtures/test.ts';
+
+async function openDemo(page: EnginePage): Promise<void> {
+  await page.goto('/demo/dist/index.html');
+  // The download button is enabled once the service worker controls the page.
+  await page.waitForFunction(() => {
+    const button = document.getElementById('download') as HTMLButtonElement | null;
+    return (button && !button.disabled) || document.getElementById('download-status')?.dataset.state === 'error';
+  }, { timeout: 30_000 });
+  const status = await page.evaluate(() => document.getElementById('download-status')!.textContent);
+  expect(status, 'the verified-download section started').toBe('');
+}
+
+test.describe('Blake3IntegrityPlugin in a service worker', () => {
+  test.beforeEach(async ({ enginePage }) => openDemo(enginePage));
+
+  test('a good blob is cached and then served from the cache; a tampered one is refused and not cached', async ({ enginePage }) => {
+    const r = await enginePage.evaluate(async () => {
+      const hex = (b: ArrayBuffer) => Array.from(new Uint8Array(b), (x) => x.toString(16).padStart(2, '0')).join('');
+      const { blake3 } = await import('/packages/core/dist/index.js' as string) as typeof import('@blake3-web/core');
+      const list = (await (await fetch('./blobs/index.json')).json()) as { hex: string; size: number }[];
+      const blob = list[list.length - 1];
+      const url = new URL(`./blobs/${blob.hex}`, location.href).href;
+      const first = await fetch(url);
+      const firstHex = hex(blake3(new Uint8Array(await first.arrayBuffer())).buffer as ArrayBuffer);
+      const cache = await caches.open('blake3-blobs');
+      // The worker writes the cache after answering (in waitUntil): wait for the entry.
+      let cached: string[] = [];
+      for (let i = 0; i < 100 && !cached.includes(url); i++) {
+        cached = (await cache.keys()).map((k) => k.url);
+        if (!cached.includes(url)) await new Promise((res) => setTimeout(res, 50));
+      }
+      // The server refuses this request: only the cache can answer it.
+      const second = await fetch(url, { headers: { 'x-blob-unavailable': '1' } });
+      const secondHex = hex(blake3(new Uint8Array(await second.arrayBuffer())).buffer as ArrayBuffer);
+      const tamperedUrl = `${url}?tamper=1`;
+      const tampered = await fetch(tamperedUrl).then(
+        async (res) => `resolved ${res.status} ${res.type}, body ${await res.arrayBuffer().then((b) => `${b.byteLength} bytes`, (e: Error) => e.name)}`,
+        (e: Error) => `rejected ${e.name}`,
+      );
+      await new Promise((res) => setTimeout(res, 300));
+      const cachedAfter = (await cache.keys()).map((k) => k.url);
+      // Had the tampered bytes been cached, this would be answered from the cache with a 200.
+      const tamperedAgain = (await fetch(tamperedUrl, { headers: { 'x-blob-unavailable': '1' } })).status;
+      return { expected: blob.hex, url, tamperedUrl, firstStatus: first.status, firstHex, cached, secondStatus: second.status, secondHex, tampered, cachedAfter, tamperedAgain };
+    });
+    expect(r.firstStatus).toBe(200);
+    expect(r.firstHex).toBe(r.expected);
+    expect(r.cached).toContain(r.url);
+    expect(r.secondStatus).toBe(200);
+    expect(r.secondHex).toBe(r.expected);
+    expect(r.tampered).toMatch(/^rejected TypeError/);
+    expect(r.cachedAfter).not.toContain(r.tamperedUrl);
+    expect(r.tamperedAgain).toBe(503);
+  });
+
+  test('the demo shows a verified download, and the mismatch when tampered', async ({ enginePage }) => {
+    const run = (tamper: boolean) =>
+      enginePage.evaluate(async (t) => {
+        (document.getElementById('tamper') as HTMLInputElement).checked = t;
+        const status = document.getElementById('download-status')!;
+        status.dataset.state = 'busy';
+        (document.getElementById('download') as HTMLButtonElement).click();
+        while (status.dataset.state === 'busy') await new Promise((r) => setTimeout(r, 20));
+        return { state: status.dataset.state, text: status.textContent };
+      }, tamper);
+    expect(await run(false)).toMatchObject({ state: 'ok', text: expect.stringMatching(/^verified: \d+ bytes, BLAKE3 [0-9a-f]{64}$/) });
+    expect(await run(true)).toMatchObject({ state: 'error', text: expect.stringMatching(/^refused: BLAKE3 mismatch, expected [0-9a-f]{64}, got [0-9a-f]{64}$/) });
+  });
+});
