@@ -53,6 +53,9 @@ export class Blake3IntegrityPlugin implements WorkboxPlugin {
 
   /** What the strategy uses, for the page and for the cache: a checked response or a network error. */
   fetchDidSucceed: WorkboxPlugin['fetchDidSucceed'] = async ({ request, response }) => {
+    // Only a 200 carries the content the digest names; error statuses (and ranges, which need
+    // Bao to verify) reach the page as they are, and cacheWillUpdate never caches them.
+    if (response.status !== 200) return response;
     const expected = this.#expected(request, response);
     if (expected === undefined) return response;
     if (this.#verify === 'streaming') return verifyResponse(response, expected);

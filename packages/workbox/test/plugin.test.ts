@@ -68,8 +68,10 @@ describe('Blake3IntegrityPlugin', () => {
     assert.equal(await cacheWillUpdate(plugin, request, response), response);
   });
 
-  it('never caches error statuses, even with a matching body', async () => {
+  it('never caches error statuses, even with a matching body, and passes them to the page as they are', async () => {
     const plugin = new Blake3IntegrityPlugin();
+    const notFound = ok(new TextEncoder().encode('no such blob'), { status: 404 });
+    assert.equal(await fetchDidSucceed(plugin, blobRequest(), notFound), notFound);
     assert.equal(await cacheWillUpdate(plugin, blobRequest(), ok(data, { status: 404 })), null);
   });
 
