@@ -88,7 +88,7 @@ export function environmentSection(title: string, report: BenchReport, resultsLi
     '"blake3-jit, JS path" is a second copy loaded where `WebAssembly.validate` says no, as in an engine without SIMD, so its `hash()` stays on JS at every size; ' +
     'below 4 KiB both rows run the same code. Its incremental `Hasher` is pure JS at every size.');
   out.push('- hash-wasm (WASM without SIMD) creates hashers asynchronously; both modes reuse one hasher with `init()` per message, its documented fast path, and ask for binary output.');
-  out.push('- Incremental rows create a new hasher per message (`blake3.create()`, `createHasher()`, `blake3.create()` of noble, `createHash()`), so at 64 B and 1 KiB they mostly measure that setup; hash-wasm re-initialises its one hasher instead.');
+  out.push('- Incremental rows create a new hasher per message (`blake3.create()`, `createHasher()`, `blake3.create()` of noble, `createHash()`), so at 64 B and 1 KiB they mostly measure that setup and the garbage collection it causes, which makes those cells the noisiest (see the quartiles in the JSON); hash-wasm re-initialises its one hasher instead.');
   out.push('- node:crypto SHA-256 is not BLAKE3: it is the platform baseline (OpenSSL, hardware SHA extensions where the CPU has them). One-shot uses `crypto.hash()`.');
   out.push('');
   out.push('### Bundle size');
@@ -108,7 +108,8 @@ export function environmentSection(title: string, report: BenchReport, resultsLi
         ? `Durations are CPU time of the benchmark process (\`process.cpuUsage()\`), not wall time, because other work kept the cores busy during this run: time spent waiting for a core is not counted. `
         : `Durations are wall time (\`performance.now()\`). `) +
       `One untimed round follows, after which the calls per sample are rescaled, since code still being optimised during calibration runs slower. ` +
-      `Then every round runs every cell once, size by size, starting with a different implementation each round, so slow spells of a shared machine hit all of them alike. ` +
+      `Then every round runs every cell once, size by size, the implementations in a different shuffled order each round (seeded, so every run uses the same orders): ` +
+      `slow spells of a shared machine hit all of them alike, and none always runs right after the same neighbour. ` +
       `The table shows the median of the rounds; the per-round samples and quartiles are in the JSON. ` +
       `Typical spread this run (median over cells of interquartile range / median): ${spread}%. ` +
       `The run took ${(report.elapsedMs / 60000).toFixed(1)} min on one thread; ` +

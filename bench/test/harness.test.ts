@@ -6,7 +6,7 @@ import { test } from 'node:test';
 
 import type { Candidate, Reference } from '../src/candidate.ts';
 import { replaceSection } from '../src/doc-section.ts';
-import { runRounds } from '../src/run-rounds.ts';
+import { roundOrder, runRounds } from '../src/run-rounds.ts';
 import { splitInput } from '../src/sizes.ts';
 import { median, quantile } from '../src/stats.ts';
 
@@ -87,4 +87,14 @@ test('replaceSection rewrites only its own section and appends when absent', () 
   const appended = replaceSection('# B\n', 'pool', 'p');
   assert.equal(appended, '# B\n\n<!-- bench:pool:start -->\np\n<!-- bench:pool:end -->\n');
   assert.throws(() => replaceSection('<!-- bench:node:start -->', 'node', 'x'), /marker/);
+});
+
+test('round orders are reproducible permutations that change neighbours', () => {
+  const items = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
+  const orders = Array.from({ length: 20 }, (_, r) => roundOrder(items, r));
+  for (const o of orders) assert.deepEqual([...o].sort(), items);
+  assert.deepEqual(roundOrder(items, 3), orders[3]);
+  const predecessorsOfA = new Set(orders.map((o) => o[o.indexOf('a') - 1] ?? 'first'));
+  assert.ok(predecessorsOfA.size > 3, `a followed only ${[...predecessorsOfA].join(', ')}`);
+  assert.ok(new Set(orders.map((o) => o[0])).size > 3);
 });
