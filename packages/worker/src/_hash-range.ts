@@ -27,9 +27,21 @@ export interface RangeReader {
 /** Opens a file by path (Node); fails in browsers. */
 export type OpenFile = (file: FileSnapshot) => Promise<RangeReader>;
 
+/**
+ * Bytes [start, end) of a Blob. A File whose file shrank on disk reads short in Firefox (153)
+ * instead of failing as Chromium and WebKit do; short bytes must never reach a hash.
+ */
+export async function readBlobRange(blob: Blob, start: number, end: number): Promise<Uint8Array> {
+  const bytes = new Uint8Array(await blob.slice(start, end).arrayBuffer());
+  if (bytes.length !== end - start) {
+    throw new DOMException(`reading bytes [${start}, ${end}) gave ${bytes.length} bytes: the file changed while it was being hashed`, 'NotReadableError');
+  }
+  return bytes;
+}
+
 function blobReader(blob: Blob): RangeReader {
   return {
-    read: async (start, end) => new Uint8Array(await blob.slice(start, end).arrayBuffer()),
+    read: (start, end) => readBlobRange(blob, start, end),
     // A Blob is immutable; a File whose file changed fails its reads with NotReadableError.
     verify: async () => undefined,
     close: async () => undefined,

@@ -16,7 +16,7 @@ import { blake3, type Blake3Opts } from '@blake3-web/core';
 import { mergeSubtreesRoot, type SubtreeOpts } from '@blake3-web/core/hazmat';
 import { aFunction, anInteger, describe, isBlob } from './_assert.js';
 import type { Platform } from './_platform.js';
-import { hashRange } from './_hash-range.js';
+import { hashRange, readBlobRange } from './_hash-range.js';
 import { WorkerDiedError, WorkerHandle, type WorkerLike } from './_worker-handle.js';
 import { InOrderMerger } from './merge-chaining-values.js';
 import { DEFAULT_SUBTREE_BYTES, isSubtreeSize, planSubtrees, subtreeRange, type SubtreePlan, type SubtreeRange } from './plan-subtrees.js';
@@ -162,7 +162,7 @@ class HashJob {
     if (this.input.kind === 'file') source = { kind: 'file', file: this.input.file };
     else if (blobTransport === 'blob') source = { kind: 'blob', blob: this.input.blob };
     else {
-      const bytes = new Uint8Array(await this.input.blob.slice(range.start, range.end).arrayBuffer());
+      const bytes = await readBlobRange(this.input.blob, range.start, range.end);
       source = { kind: 'bytes', bytes };
       transferList = [bytes.buffer];
     }

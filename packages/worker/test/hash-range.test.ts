@@ -81,3 +81,16 @@ describe("a worker's task (run on this thread)", () => {
     await assert.rejects(hashRange(task(0, 1024, { ...file, path: path + '.gone' }), openFile), { code: 'ENOENT', syscall: 'open' });
   });
 });
+
+describe('reading Blobs', () => {
+  it('a Blob that reads short (a File whose file shrank, in Firefox) fails with NotReadableError', async () => {
+    // A Blob whose slices come back shorter than asked, as Firefox's do for a shrunk file.
+    const data = paint(8192);
+    const shrinking = {
+      size: 8192,
+      slice: (start: number, end: number) => new Blob([data.subarray(start, Math.min(end, 6000))]),
+    } as unknown as Blob;
+    const task: HashTask = { source: { kind: 'blob', blob: shrinking }, start: 4096, end: 8192, output: 'subtree', opts: {} };
+    await assert.rejects(hashRange(task, noFiles), { name: 'NotReadableError', message: /\[4096, 8192\) gave 1904 bytes/ });
+  });
+});
