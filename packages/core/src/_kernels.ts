@@ -61,11 +61,13 @@ export const jsKernels: Kernels = {
   },
 
   rootBlocks(node, out, outPos, blocks, lo, hi) {
-    const words = (blockScratch ??= new Uint32Array(16));
     const flags = node.flags | ROOT;
+    // Output words straight into `out` where it can be viewed as words (64 KiB of XOF: 340 -> 758 MB/s).
+    const direct = LITTLE_ENDIAN && ((out.byteOffset + outPos) & 3) === 0;
+    const words = direct ? new Uint32Array(out.buffer, out.byteOffset + outPos, blocks * 16) : (blockScratch ??= new Uint32Array(16));
     for (let b = 0; b < blocks; b++) {
-      compress(node.cv, 0, node.block, 0, lo, hi, node.blockLen, flags, words, 0, 16);
-      wordsToBytes(words, 0, out, outPos + b * BLOCK_LEN, BLOCK_LEN);
+      compress(node.cv, 0, node.block, 0, lo, hi, node.blockLen, flags, words, direct ? b * 16 : 0, 16);
+      if (!direct) wordsToBytes(words, 0, out, outPos + b * BLOCK_LEN, BLOCK_LEN);
       // The output block counter is 64 bits (spec, section 2.6).
       if (++lo === TWO_POW_32) (lo = 0), (hi = (hi + 1) >>> 0);
     }

@@ -50,6 +50,8 @@ const ODD_LANES = words(1, 3, 5, 7);
 export type KernelOptions = {
   /** How message words are gathered across lanes: 16-byte loads + 4x4 transposes, or one 4-byte load per lane. */
   readonly loads?: 'transpose' | 'lanes';
+  /** Groups of 4 chunks hashed side by side per loop step (1: 4 chunks, 2: 8 chunks). */
+  readonly interleave?: 1 | 2;
 };
 
 /** The 16 state vectors, 16 message vectors and scratch of one 4-lane compression. */
@@ -80,12 +82,15 @@ function g(f: FunctionBody, L: Lanes, [a, b, c, d]: readonly number[], mx: numbe
   rotr(7).set(v[b]);
 }
 
-/** The 7 rounds; the message permutation is applied here, by renaming, not at run time. */
-function rounds(f: FunctionBody, L: Lanes, m: readonly number[]): void {
-  let s = [...m];
+/**
+ * The 7 rounds; the message permutation is applied here, by renaming, not at run time. With
+ * several lane sets, their G functions alternate (independent work for the out-of-order core).
+ */
+function rounds(f: FunctionBody, sets: readonly Lanes[]): void {
+  let schedule = range(16);
   for (let r = 0; r < 7; r++) {
-    for (let i = 0; i < 8; i++) g(f, L, G_LANES[i], s[2 * i], s[2 * i + 1]);
-    s = MSG_PERMUTATION.map((p) => s[p]);
+    for (let i = 0; i < 8; i++) for (const L of sets) g(f, L, G_LANES[i], L.m[schedule[2 * i]], L.m[schedule[2 * i + 1]]);
+    schedule = MSG_PERMUTATION.map((p) => schedule[p]);
   }
 }
 
@@ -103,17 +108,17 @@ function transpose(f: FunctionBody, rows: readonly number[], out: readonly numbe
 }
 
 /** Loads one 64-byte block of each of 4 lanes, at `ptr + lane * stride`, into the message vectors. */
-function loadMessage(f: FunctionBody, L: Lanes, ptr: number, stride: number, opts: Required<KernelOptions>, tmp: readonly number[]): void {
+function loadMessage(f: FunctionBody, L: Lanes, ptr: number, stride: number, opts: Required<KernelOptions>, tmp: readonly number[], offset = 0): void {
   if (opts.loads === 'lanes') {
     for (let j = 0; j < 16; j++) {
-      f.get(ptr).get(ptr).get(ptr).get(ptr).simdMem('v128.load32_zero', 4 * j);
-      for (let lane = 1; lane < 4; lane++) f.simdMemLane('v128.load32_lane', lane, lane * stride + 4 * j);
+      f.get(ptr).get(ptr).get(ptr).get(ptr).simdMem('v128.load32_zero', offset + 4 * j);
+      for (let lane = 1; lane < 4; lane++) f.simdMemLane('v128.load32_lane', lane, offset + lane * stride + 4 * j);
       f.set(L.m[j]);
     }
     return;
   }
   for (let q = 0; q < 4; q++) {
-    for (let lane = 0; lane < 4; lane++) f.get(ptr).simdMem('v128.load', lane * stride + 16 * q).set(L.r[lane]);
+    for (let lane = 0; lane < 4; lane++) f.get(ptr).simdMem('v128.load', offset + lane * stride + 16 * q).set(L.r[lane]);
     transpose(f, L.r, L.m.slice(4 * q, 4 * q + 4), tmp);
   }
 }
@@ -139,42 +144,66 @@ function counters(f: FunctionBody, lo: number, hi: number, base: number, outLo: 
 function chunksFunction(opts: Required<KernelOptions>): FuncDef {
   const [n, ctrLo, ctrHi, flags, merges] = [0, 1, 2, 3, 4];
   const f = new FunctionBody(5);
-  const L = lanes(f);
-  const h = range(8).map(() => f.local('v128'));
-  const ctrLoV = f.local('v128'), ctrHiV = f.local('v128');
-  const tmp = range(4).map(() => f.local('v128'));
+  const sets = range(opts.interleave).map(() => ({
+    L: lanes(f),
+    h: range(8).map(() => f.local('v128')),
+    ctrLo: f.local('v128'),
+    ctrHi: f.local('v128'),
+    tmp: range(4).map(() => f.local('v128')),
+  }));
+  const L = sets[0].L;
   const group = f.local('i32'), input = f.local('i32'), p = f.local('i32'), b = f.local('i32'), out = f.local('i32');
-  const left = f.local('v128'), right = f.local('v128');
+  const left = f.local('v128'), right = f.local('v128'), groupEnd = f.local('i32');
 
-  f.i32(IN_PTR).set(input).i32(CV_PTR).set(out).i32(0).set(group);
-  f.block('loop');
-  {
-    counters(f, ctrLo, ctrHi, group, ctrLoV, ctrHiV);
-    for (let j = 0; j < 8; j++) f.i32(0).simdMem('v128.load32_splat', KEY_PTR + 4 * j).set(h[j]);
-    f.get(input).set(p).i32(0).set(b);
+  /** One loop that hashes `k` groups of 4 chunks per iteration while at least k groups remain. */
+  const groupLoop = (k: number) => {
+    const active = sets.slice(0, k);
+    f.block('block');
     f.block('loop');
     {
-      loadMessage(f, L, p, CHUNK_LEN, opts, tmp);
-      for (let j = 0; j < 8; j++) f.get(h[j]).set(L.v[j]);
-      initIv(f, L);
-      f.get(ctrLoV).set(L.v[12]).get(ctrHiV).set(L.v[13]);
-      f.v128i32x4([BLOCK_LEN, BLOCK_LEN, BLOCK_LEN, BLOCK_LEN]).set(L.v[14]);
-      // flags | CHUNK_START on block 0 | CHUNK_END on block 15
-      f.get(flags).get(b).op('i32.eqz').i32(CHUNK_START).op('i32.mul').op('i32.or');
-      f.get(b).i32(CHUNK_LEN / BLOCK_LEN - 1).op('i32.eq').i32(CHUNK_END).op('i32.mul').op('i32.or');
-      f.simd('i32x4.splat').set(L.v[15]);
-      rounds(f, L, L.m);
-      for (let j = 0; j < 8; j++) f.get(L.v[j]).get(L.v[j + 8]).simd('v128.xor').set(h[j]);
-      f.get(p).i32(BLOCK_LEN).op('i32.add').set(p);
-      f.get(b).i32(1).op('i32.add').tee(b).i32(CHUNK_LEN / BLOCK_LEN).op('i32.ne').br('br_if', 0);
+      f.get(group).i32(4 * k).op('i32.add').get(groupEnd).op('i32.gt_u').br('br_if', 1);
+      active.forEach((set, i) => {
+        if (i > 0) f.get(group).i32(4 * i).op('i32.add').set(b); // b is free until the block loop
+        counters(f, ctrLo, ctrHi, i > 0 ? b : group, set.ctrLo, set.ctrHi);
+        for (let j = 0; j < 8; j++) f.i32(0).simdMem('v128.load32_splat', KEY_PTR + 4 * j).set(set.h[j]);
+      });
+      f.get(input).set(p).i32(0).set(b);
+      f.block('loop');
+      {
+        active.forEach((set, i) => {
+          loadMessage(f, set.L, p, CHUNK_LEN, opts, set.tmp, 4 * CHUNK_LEN * i);
+          for (let j = 0; j < 8; j++) f.get(set.h[j]).set(set.L.v[j]);
+          initIv(f, set.L);
+          f.get(set.ctrLo).set(set.L.v[12]).get(set.ctrHi).set(set.L.v[13]);
+          f.v128i32x4([BLOCK_LEN, BLOCK_LEN, BLOCK_LEN, BLOCK_LEN]).set(set.L.v[14]);
+        });
+        // flags | CHUNK_START on block 0 | CHUNK_END on block 15
+        f.get(flags).get(b).op('i32.eqz').i32(CHUNK_START).op('i32.mul').op('i32.or');
+        f.get(b).i32(CHUNK_LEN / BLOCK_LEN - 1).op('i32.eq').i32(CHUNK_END).op('i32.mul').op('i32.or');
+        f.simd('i32x4.splat').set(active[0].L.v[15]);
+        for (const set of active.slice(1)) f.get(active[0].L.v[15]).set(set.L.v[15]);
+        rounds(f, active.map((set) => set.L));
+        for (const set of active) for (let j = 0; j < 8; j++) f.get(set.L.v[j]).get(set.L.v[j + 8]).simd('v128.xor').set(set.h[j]);
+        f.get(p).i32(BLOCK_LEN).op('i32.add').set(p);
+        f.get(b).i32(1).op('i32.add').tee(b).i32(CHUNK_LEN / BLOCK_LEN).op('i32.ne').br('br_if', 0);
+      }
+      f.op('end');
+      active.forEach((set, i) => {
+        for (let j = 0; j < 8; j++) f.get(out).get(set.h[j]).simdMem('v128.store', 128 * i + 16 * j);
+      });
+      f.get(out).i32(128 * k).op('i32.add').set(out);
+      f.get(input).i32(4 * CHUNK_LEN * k).op('i32.add').set(input);
+      f.get(group).i32(4 * k).op('i32.add').set(group);
+      f.br('br', 0);
     }
     f.op('end');
-    for (let j = 0; j < 8; j++) f.get(out).get(h[j]).simdMem('v128.store', 16 * j);
-    f.get(out).i32(128).op('i32.add').set(out);
-    f.get(input).i32(4 * CHUNK_LEN).op('i32.add').set(input);
-    f.get(group).i32(4).op('i32.add').tee(group).get(n).op('i32.lt_u').br('br_if', 0);
-  }
-  f.op('end');
+    f.op('end');
+  };
+
+  // groupEnd: n rounded up to whole groups (lanes past n hash whatever is in memory, unused).
+  f.get(n).i32(3).op('i32.add').i32(-4).op('i32.and').set(groupEnd);
+  f.i32(IN_PTR).set(input).i32(CV_PTR).set(out).i32(0).set(group);
+  for (let k = opts.interleave; k >= 1; k--) groupLoop(k);
 
   // Parent levels: each pass turns 8 CVs (two groups) into 4, in place.
   f.block('block');
@@ -197,7 +226,7 @@ function chunksFunction(opts: Required<KernelOptions>): FuncDef {
       f.v128i32x4([0, 0, 0, 0]).tee(L.v[12]).set(L.v[13]);
       f.v128i32x4([BLOCK_LEN, BLOCK_LEN, BLOCK_LEN, BLOCK_LEN]).set(L.v[14]);
       f.get(flags).i32(PARENT).op('i32.or').simd('i32x4.splat').set(L.v[15]);
-      rounds(f, L, L.m);
+      rounds(f, [L]);
       for (let j = 0; j < 8; j++) f.get(out).get(L.v[j]).get(L.v[j + 8]).simd('v128.xor').simdMem('v128.store', 16 * j);
       f.get(input).i32(256).op('i32.add').set(input);
       f.get(out).i32(128).op('i32.add').set(out);
@@ -238,7 +267,7 @@ function xofFunction(): FuncDef {
     f.get(ctrLoV).set(L.v[12]).get(ctrHiV).set(L.v[13]);
     f.get(blockLen).simd('i32x4.splat').set(L.v[14]);
     f.get(flags).simd('i32x4.splat').set(L.v[15]);
-    rounds(f, L, L.m);
+    rounds(f, [L]);
     for (let j = 0; j < 8; j++) {
       f.get(L.v[j]).get(L.v[j + 8]).simd('v128.xor').set(w[j]);
       f.get(L.v[j + 8]).get(cv[j]).simd('v128.xor').set(w[j + 8]);
@@ -257,6 +286,6 @@ function xofFunction(): FuncDef {
 
 /** The kernel module's bytes; deterministic for given options. */
 export function kernelModule(options: KernelOptions = {}): Uint8Array<ArrayBuffer> {
-  const opts: Required<KernelOptions> = { loads: options.loads ?? 'transpose' };
+  const opts: Required<KernelOptions> = { loads: options.loads ?? 'transpose', interleave: options.interleave ?? 1 };
   return encodeModule([chunksFunction(opts), xofFunction()], { name: 'memory', pages: PAGES });
 }

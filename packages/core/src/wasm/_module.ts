@@ -25,9 +25,11 @@ export function byteVec(bytes: readonly number[]): number[] {
   return concat([u32(bytes.length), bytes]);
 }
 
-/** A name: UTF-8 bytes in a byte vector. */
+/** A name (ASCII only, a subset of UTF-8: our export names need no more, nor TextEncoder). */
 export function name(s: string): number[] {
-  return byteVec([...new TextEncoder().encode(s)]);
+  const bytes = Array.from(s, (c) => c.charCodeAt(0));
+  if (bytes.some((b) => b > 0x7f)) throw new RangeError(`export names must be ASCII, got ${JSON.stringify(s)}`);
+  return byteVec(bytes);
 }
 
 /** A section: its id, its size as a u32, then its body. */
