@@ -103,11 +103,11 @@ export function environmentSection(title: string, report: BenchReport, resultsLi
     `Every implementation's output is checked once per size and mode before any timing, against \`blake3()\` of this project's JS backend ` +
       `(SHA-256 against node:crypto); a mismatch or an exception removes that cell instead of giving it a number. ` +
       `Inputs are bytes \`i mod 251\` in a fresh, aligned buffer. ` +
-      `Each (mode, size, implementation) cell first calibrates how many back-to-back calls last about ${cfg.targetMs} ms (one call at least), which also warms it up. ` +
+      `Each (mode, size, implementation) cell first calibrates how many back-to-back calls last about ${cfg.targetMs} ms (one call at least), which also warms it up; ` +
+      `one untimed round follows, after which the calls per sample are rescaled, since code still being optimised during calibration runs slower. ` +
       (cfg.clock === 'cpu'
-        ? `Durations are CPU time of the benchmark process (\`process.cpuUsage()\`), not wall time, because other work kept the cores busy during this run: time spent waiting for a core is not counted. `
+        ? `Durations are CPU time of the benchmark process (\`process.cpuUsage()\`), not wall time, chosen for this run because other work kept the cores busy: time spent waiting for a core is not counted. `
         : `Durations are wall time (\`performance.now()\`). `) +
-      `One untimed round follows, after which the calls per sample are rescaled, since code still being optimised during calibration runs slower. ` +
       `Then every round runs every cell once, size by size, the implementations in a different shuffled order each round (seeded, so every run uses the same orders): ` +
       `slow spells of a shared machine hit all of them alike, and none always runs right after the same neighbour. ` +
       `The table shows the median of the rounds; the per-round samples and quartiles are in the JSON. ` +

@@ -1,11 +1,10 @@
 // `pnpm bench`: measures every implementation in this Node process, saves the raw results under
 // bench/results/ and rewrites the Node section of docs/BENCHMARKS.md.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
-import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { backend, blake3, ready, setBackend } from '@blake3-web/core';
@@ -15,12 +14,11 @@ import type { Candidate, Mode, Reference } from './candidate.ts';
 import { blake3JitCandidate, coreCandidates, hashWasmCandidate, nobleCandidate } from './candidates-blake3.ts';
 import { blake3JitJsPathCandidate, nodeSha256Candidate } from './candidates-node.ts';
 import { coreRevision } from './core-revision.ts';
-import { replaceSection } from './doc-section.ts';
 import { describeMachine } from './machine-node.ts';
-import { environmentSection } from './markdown-section.ts';
 import type { BenchReport, Clock } from './report.ts';
 import { runRounds } from './run-rounds.ts';
 import { SIZES, UPDATE_SIZE } from './sizes.ts';
+import { benchDir, nodeSection, repoRoot, resultsFileFor, saveReport, shown, updateDoc } from './write-results.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -29,8 +27,18 @@ const { values: args } = parseArgs({
     'target-ms': { type: 'string' },
     'no-write': { type: 'boolean', default: false },
     clock: { type: 'string', default: 'wall' },
+    render: { type: 'string' },
   },
 });
+
+// --render FILE: rewrite the doc section from saved results, measuring nothing (for changes to
+// the tables' format).
+if (args.render !== undefined) {
+  const saved = JSON.parse(readFileSync(args.render, 'utf8')) as BenchReport;
+  updateDoc(nodeSection(saved, resolve(args.render)));
+  console.log(`rendered ${args.render} into docs/BENCHMARKS.md`);
+  process.exit(0);
+}
 
 // A full run: about 3 minutes on the 2-core reference machine. --quick: under a minute, for a
 // look only, so it never overwrites the committed results.
@@ -49,8 +57,6 @@ const cpuNow = () => {
   return (u.user + u.system) / 1000;
 };
 
-const benchDir = join(dirname(fileURLToPath(import.meta.url)), '..');
-const repoRoot = join(benchDir, '..');
 const require = createRequire(import.meta.url);
 const coreDistIndex = require.resolve('@blake3-web/core');
 
@@ -127,19 +133,14 @@ const report: BenchReport = {
   },
 };
 
-const resultsDir = join(benchDir, 'results');
-const resultsFile = join(resultsDir, `node-${date.slice(0, 10)}.json`);
-const docFile = join(repoRoot, 'docs', 'BENCHMARKS.md');
-const section = environmentSection('Node', report, relative(dirname(docFile), resultsFile));
+const resultsFile = resultsFileFor(report);
+const section = nodeSection(report, resultsFile);
 console.log(`\n${section}\n`);
 
 if (write) {
-  mkdirSync(resultsDir, { recursive: true });
-  mkdirSync(dirname(docFile), { recursive: true });
-  writeFileSync(resultsFile, `${JSON.stringify(report, null, 1)}\n`);
-  const doc = existsSync(docFile) ? readFileSync(docFile, 'utf8') : readFileSync(join(benchDir, 'benchmarks-doc-header.md'), 'utf8');
-  writeFileSync(docFile, replaceSection(doc, 'node', section));
-  console.log(`wrote ${relative(repoRoot, resultsFile)} and ${relative(repoRoot, docFile)}`);
+  saveReport(report, resultsFile);
+  updateDoc(section);
+  console.log(`wrote ${shown(resultsFile)} and docs/BENCHMARKS.md`);
 } else {
   console.log('results not written (quick run or --no-write)');
 }
