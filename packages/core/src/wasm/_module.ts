@@ -1,6 +1,6 @@
 // A small WebAssembly module writer: typed immediates, named opcodes, and vectors and sections
 // whose lengths are computed, never written by hand. Pure: the same calls give the same bytes.
-import { s32, u32 } from './_leb128.js';
+import { u32, writeS32, writeU32, type ByteSink } from './_leb128.js';
 import {
   EMPTY_BLOCK, FUNC_TYPE, I32_CONST, SIMD_I8X16_SHUFFLE, SIMD_PREFIX, SIMD_V128_CONST, blockOp, branchOp, exportKind, localOp,
   memOp, plainOp, sectionId, simdLaneOp, simdMemLaneOp, simdMemOp, simdOp, valType,
@@ -8,20 +8,61 @@ import {
   type SimdMemOp, type SimdOp, type ValType,
 } from './_opcodes.js';
 
-/** Concatenates byte arrays (a loop: spreading large arrays into push() can exceed argument limits). */
-export function concat(parts: readonly (readonly number[])[]): number[] {
+/**
+ * A growable byte buffer. The kernel is ~30 KB of code generated once, on first use, mostly by
+ * cold (interpreted) JS: writing bytes in place keeps that to a few milliseconds.
+ */
+export class ByteWriter implements ByteSink {
+  #buf = new Uint8Array(1024);
+  #len = 0;
+
+  get length(): number {
+    return this.#len;
+  }
+
+  push(byte: number): void {
+    if (this.#len === this.#buf.length) this.#reserve(1);
+    this.#buf[this.#len++] = byte;
+  }
+
+  append(bytes: ArrayLike<number>): void {
+    if (bytes instanceof Uint8Array) {
+      this.#reserve(bytes.length);
+      this.#buf.set(bytes, this.#len);
+      this.#len += bytes.length;
+    } else {
+      for (let i = 0; i < bytes.length; i++) this.push(bytes[i]);
+    }
+  }
+
+  #reserve(n: number): void {
+    if (this.#len + n <= this.#buf.length) return;
+    let cap = this.#buf.length * 2;
+    while (cap < this.#len + n) cap *= 2;
+    const grown = new Uint8Array(cap);
+    grown.set(this.#buf.subarray(0, this.#len));
+    this.#buf = grown;
+  }
+
+  bytes(): Uint8Array<ArrayBuffer> {
+    return this.#buf.slice(0, this.#len);
+  }
+}
+
+/** Concatenates byte arrays. */
+export function concat(parts: readonly ArrayLike<number>[]): number[] {
   const out: number[] = [];
   for (const part of parts) for (let i = 0; i < part.length; i++) out.push(part[i]);
   return out;
 }
 
 /** A vector: its element count as a u32, then the elements. */
-export function vec(items: readonly (readonly number[])[]): number[] {
+export function vec(items: readonly ArrayLike<number>[]): number[] {
   return concat([u32(items.length), ...items]);
 }
 
 /** A byte vector: its length as a u32, then the bytes. */
-export function byteVec(bytes: readonly number[]): number[] {
+export function byteVec(bytes: ArrayLike<number>): number[] {
   return concat([u32(bytes.length), bytes]);
 }
 
@@ -33,7 +74,7 @@ export function name(s: string): number[] {
 }
 
 /** A section: its id, its size as a u32, then its body. */
-export function section(id: number, body: readonly number[]): number[] {
+export function section(id: number, body: ArrayLike<number>): number[] {
   return concat([[id], u32(body.length), body]);
 }
 
@@ -42,17 +83,12 @@ function byte(n: number, what: string): number {
   return n;
 }
 
-/** Memory operand: alignment as a power of two, then the constant offset added to the address. */
-function memarg(offset: number, alignLog2: number): number[] {
-  return [...u32(alignLog2), ...u32(offset)];
-}
-
 /**
  * The body of one function: its locals and its instructions. Methods append one instruction
  * each and return `this`; `local()` declares a local and returns its index (after the params).
  */
 export class FunctionBody {
-  readonly #code: number[] = [];
+  readonly #code = new ByteWriter();
   readonly #locals: ValType[] = [];
   readonly #paramCount: number;
 
@@ -72,12 +108,14 @@ export class FunctionBody {
 
   /** `block`, `loop` or `if` without results. */
   block(name: BlockOp): this {
-    this.#code.push(blockOp[name], EMPTY_BLOCK);
+    this.#code.push(blockOp[name]);
+    this.#code.push(EMPTY_BLOCK);
     return this;
   }
 
   br(name: BranchOp, depth: number): this {
-    this.#code.push(branchOp[name], ...u32(depth));
+    this.#code.push(branchOp[name]);
+    writeU32(this.#code, depth);
     return this;
   }
 
@@ -94,45 +132,62 @@ export class FunctionBody {
   }
 
   #local(name: LocalOp, index: number): this {
-    this.#code.push(localOp[name], ...u32(index));
+    this.#code.push(localOp[name]);
+    writeU32(this.#code, index);
     return this;
   }
 
   /** `i32.const`: its immediate is signed; uint32 values are taken modulo 2^32. */
   i32(n: number): this {
-    this.#code.push(I32_CONST, ...s32(n | 0));
+    this.#code.push(I32_CONST);
+    writeS32(this.#code, n | 0);
     return this;
   }
 
   mem(name: MemOp, offset = 0, alignLog2 = 2): this {
-    this.#code.push(memOp[name], ...memarg(offset, alignLog2));
+    this.#code.push(memOp[name]);
+    return this.#memarg(offset, alignLog2);
+  }
+
+  /** Memory operand: alignment as a power of two, then the constant offset added to the address. */
+  #memarg(offset: number, alignLog2: number): this {
+    writeU32(this.#code, alignLog2);
+    writeU32(this.#code, offset);
     return this;
   }
 
+  #simd(subOpcode: number): void {
+    this.#code.push(SIMD_PREFIX);
+    writeU32(this.#code, subOpcode);
+  }
+
   simd(name: SimdOp): this {
-    this.#code.push(SIMD_PREFIX, ...u32(simdOp[name]));
+    this.#simd(simdOp[name]);
     return this;
   }
 
   simdMem(name: SimdMemOp, offset = 0, alignLog2 = name === 'v128.load' || name === 'v128.store' ? 4 : 2): this {
-    this.#code.push(SIMD_PREFIX, ...u32(simdMemOp[name]), ...memarg(offset, alignLog2));
-    return this;
+    this.#simd(simdMemOp[name]);
+    return this.#memarg(offset, alignLog2);
   }
 
   simdMemLane(name: SimdMemLaneOp, lane: number, offset = 0, alignLog2 = 2): this {
-    this.#code.push(SIMD_PREFIX, ...u32(simdMemLaneOp[name]), ...memarg(offset, alignLog2), byte(lane, 'lane'));
+    this.#simd(simdMemLaneOp[name]);
+    this.#memarg(offset, alignLog2);
+    this.#code.push(byte(lane, 'lane'));
     return this;
   }
 
   simdLane(name: SimdLaneOp, lane: number): this {
-    this.#code.push(SIMD_PREFIX, ...u32(simdLaneOp[name]), byte(lane, 'lane'));
+    this.#simd(simdLaneOp[name]);
+    this.#code.push(byte(lane, 'lane'));
     return this;
   }
 
-  /** `v128.const` from four 32-bit lanes. */
+  /** `v128.const` from four 32-bit lanes (little-endian). */
   v128i32x4(lanes: readonly [number, number, number, number]): this {
-    this.#code.push(SIMD_PREFIX, ...u32(SIMD_V128_CONST));
-    for (const w of lanes) this.#code.push(w & 0xff, (w >>> 8) & 0xff, (w >>> 16) & 0xff, (w >>> 24) & 0xff);
+    this.#simd(SIMD_V128_CONST);
+    for (const w of lanes) for (let s = 0; s < 32; s += 8) this.#code.push((w >>> s) & 0xff);
     return this;
   }
 
@@ -141,12 +196,13 @@ export class FunctionBody {
     if (lanes.length !== 16 || lanes.some((l) => !Number.isInteger(l) || l < 0 || l > 31)) {
       throw new RangeError(`i8x16.shuffle takes 16 lane indices in [0, 32), got ${lanes.join(',')}`);
     }
-    this.#code.push(SIMD_PREFIX, ...u32(SIMD_I8X16_SHUFFLE), ...lanes);
+    this.#simd(SIMD_I8X16_SHUFFLE);
+    this.#code.append(lanes);
     return this;
   }
 
   /** The code entry: size, locals grouped in runs of one type, instructions, `end`. */
-  encode(): number[] {
+  encode(): Uint8Array<ArrayBuffer> {
     const runs: number[][] = [];
     for (let i = 0; i < this.#locals.length; ) {
       let j = i;
@@ -154,7 +210,13 @@ export class FunctionBody {
       runs.push([...u32(j - i), valType[this.#locals[i]]]);
       i = j;
     }
-    return byteVec(concat([vec(runs), this.#code, [plainOp.end]]));
+    const locals = vec(runs);
+    const out = new ByteWriter();
+    writeU32(out, locals.length + this.#code.length + 1);
+    out.append(locals);
+    out.append(this.#code.bytes());
+    out.push(plainOp.end);
+    return out.bytes();
   }
 }
 
@@ -169,18 +231,23 @@ export type FuncDef = { readonly name: string; readonly type: FuncType; readonly
 export function encodeModule(funcs: readonly FuncDef[], memory?: { name: string; pages: number }): Uint8Array<ArrayBuffer> {
   const types = funcs.map((f) => [FUNC_TYPE, ...vec(f.type.params.map((t) => [valType[t]])), ...vec(f.type.results.map((t) => [valType[t]]))]);
   const exports = funcs.map((f, i) => [...name(f.name), exportKind.func, ...u32(i)]);
-  const parts = [
-    MAGIC,
-    VERSION,
-    section(sectionId.type, vec(types)),
-    section(sectionId.function, vec(funcs.map((_, i) => u32(i)))),
-  ];
+  const out = new ByteWriter();
+  out.append(MAGIC);
+  out.append(VERSION);
+  out.append(section(sectionId.type, vec(types)));
+  out.append(section(sectionId.function, vec(funcs.map((_, i) => u32(i)))));
   if (memory) {
     // Limits with both min and max: the memory never grows, so views on it stay valid.
-    parts.push(section(sectionId.memory, vec([[LIMITS_MIN_MAX, ...u32(memory.pages), ...u32(memory.pages)]])));
+    out.append(section(sectionId.memory, vec([[LIMITS_MIN_MAX, ...u32(memory.pages), ...u32(memory.pages)]])));
     exports.push([...name(memory.name), exportKind.memory, ...u32(0)]);
   }
-  parts.push(section(sectionId.export, vec(exports)));
-  parts.push(section(sectionId.code, vec(funcs.map((f) => f.body.encode()))));
-  return new Uint8Array(concat(parts));
+  out.append(section(sectionId.export, vec(exports)));
+  // The code section is most of the module: written in place rather than through arrays.
+  const code = new ByteWriter();
+  writeU32(code, funcs.length);
+  for (const f of funcs) code.append(f.body.encode());
+  out.push(sectionId.code);
+  writeU32(out, code.length);
+  out.append(code.bytes());
+  return out.bytes();
 }
