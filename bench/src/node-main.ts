@@ -20,7 +20,10 @@ import { runRounds } from './run-rounds.ts';
 import { SIZES, UPDATE_SIZE } from './sizes.ts';
 import { benchDir, nodeSection, repoRoot, resultsFileFor, saveReport, shown, updateDoc } from './write-results.ts';
 
+// `pnpm run bench -- --quick` hands the script a literal `--` first: skip it.
+const argv = process.argv.slice(2);
 const { values: args } = parseArgs({
+  args: argv[0] === '--' ? argv.slice(1) : argv,
   options: {
     quick: { type: 'boolean', default: false },
     rounds: { type: 'string' },
