@@ -30,7 +30,8 @@ export class HasherState {
   chunkCounter = 0;
   /** Where the subtree starts, in chunks (non-zero only through the hazmat API). */
   initialChunkCounter = 0;
-  readonly cvStack = new Uint32Array(MAX_DEPTH * 8);
+  /** Allocated on the first push: most hashers of short messages never need it. */
+  #cvStack: Uint32Array | undefined;
   cvStackLen = 0;
   /**
    * Input from chunk `chunkCounter` on, not hashed yet: at most GROUP_LEN bytes, and at least one
@@ -58,11 +59,17 @@ export class HasherState {
     this.flags = s.flags;
     this.chunkCounter = s.chunkCounter;
     this.initialChunkCounter = s.initialChunkCounter;
-    this.cvStack.set(s.cvStack.subarray(0, s.cvStackLen * 8));
+    if (s.cvStackLen > 0) this.cvStack.set(s.cvStack.subarray(0, s.cvStackLen * 8));
     this.cvStackLen = s.cvStackLen;
     this.#bufLen = 0;
     this.#append(s.#buf, 0, s.#bufLen);
     return this;
+  }
+
+  /** Chaining values of completed subtrees, largest first (the reference's `cv_stack`). */
+  get cvStack(): Uint32Array {
+    // Allocating typed arrays is slow in Chromium (~1 us for this one): only when needed.
+    return (this.#cvStack ??= new Uint32Array(MAX_DEPTH * 8));
   }
 
   /** Bytes hashed since the start (of the subtree, for hazmat states). */
@@ -155,7 +162,7 @@ export class HasherState {
       pos += chunks * CHUNK_LEN;
       n -= chunks;
     }
-    if (stack === this.cvStack) this.cvStackLen = stackLen;
+    if (stack === this.#cvStack) this.cvStackLen = stackLen;
     return stackLen;
   }
 
@@ -176,7 +183,7 @@ export class HasherState {
     const t = counter - this.initialChunkCounter;
     if (t === 0 && len <= CHUNK_LEN) return out.setChunk(src, pos, len, counter, this.key, this.flags);
     const stack = (finalStack ??= new Uint32Array(MAX_DEPTH * 8));
-    stack.set(this.cvStack.subarray(0, this.cvStackLen * 8));
+    if (this.cvStackLen > 0) stack.set(this.cvStack.subarray(0, this.cvStackLen * 8));
     const full = Math.floor(len / CHUNK_LEN);
     const partial = len - full * CHUNK_LEN;
     // Whole chunks, the last one included when it is whole: not the root, since there are at least two chunks.
