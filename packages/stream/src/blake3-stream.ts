@@ -1,5 +1,6 @@
 import { blake3, type Blake3Opts } from '@blake3-web/core';
-import { assertChunk, deferred } from './_chunks.js';
+import { deferred } from './_chunks.js';
+import { passThrough } from './_pass-through.js';
 
 /**
  * A pass-through `TransformStream` that hashes every byte it passes on. `digest` resolves once the
@@ -24,66 +25,14 @@ export class Blake3Stream extends TransformStream<Uint8Array, Uint8Array> {
     // Validates opts now, at the boundary, rather than when the first chunk arrives.
     const hasher = blake3.create(opts);
     const result = deferred<Uint8Array>();
-    super({
-      transform(chunk, controller) {
-        try {
-          assertChunk(chunk);
-        } catch (err) {
-          result.reject(err);
-          throw err;
-        }
-        hasher.update(chunk);
-        controller.enqueue(chunk);
-      },
-      flush() {
-        result.resolve(hasher.digest());
-      },
-      cancel(reason: unknown) {
-        result.reject(reason);
-      },
-    } as Transformer<Uint8Array, Uint8Array>);
-    this.digest = result.promise;
-    if (transformerCancelWorks()) return;
-    // Where the transformer's `cancel` hook is never called (Chromium 156, Firefox 153), the two
-    // sides become thin relays that see the abort and the cancel themselves; otherwise `digest`
-    // would stay pending forever. The relay costs about 2 µs per chunk in V8.
-    const writer = super.writable.getWriter();
-    const reader = super.readable.getReader();
-    const writable = new WritableStream<Uint8Array>({
-      write: (chunk) => writer.write(chunk),
-      close: () => writer.close(),
-      abort: (reason) => {
-        result.reject(reason);
-        return writer.abort(reason);
-      },
+    super();
+    const sides = passThrough({
+      chunk: (chunk) => void hasher.update(chunk),
+      close: () => result.resolve(hasher.digest()),
+      fail: (reason) => result.reject(reason),
     });
-    const readable = new ReadableStream<Uint8Array>(
-      {
-        pull: async (controller) => {
-          const { done, value } = await reader.read();
-          if (done) controller.close();
-          else controller.enqueue(value);
-        },
-        cancel: (reason) => {
-          result.reject(reason);
-          return reader.cancel(reason);
-        },
-      },
-      { highWaterMark: 0 },
-    );
-    Object.defineProperty(this, 'writable', { value: writable });
-    Object.defineProperty(this, 'readable', { value: readable });
+    // The subclass keeps TransformStream's shape (pipeThrough reads these two properties).
+    Object.defineProperties(this, { readable: { value: sides.readable }, writable: { value: sides.writable } });
+    this.digest = result.promise;
   }
-}
-
-let cancelHook: boolean | undefined;
-
-/** Whether this engine calls a transformer's `cancel` (Streams standard, 2023); it does so synchronously. */
-function transformerCancelWorks(): boolean {
-  if (cancelHook === undefined) {
-    cancelHook = false;
-    const probe = new TransformStream({ cancel: () => void (cancelHook = true) } as Transformer);
-    void probe.readable.cancel();
-  }
-  return cancelHook;
 }

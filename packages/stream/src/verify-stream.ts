@@ -1,5 +1,5 @@
 import { blake3, bytesToHex, hexToBytes, type Blake3Opts } from '@blake3-web/core';
-import { assertChunk } from './_chunks.js';
+import { passThrough } from './_pass-through.js';
 import { describe } from './_describe.js';
 import { IntegrityError } from './integrity-error.js';
 
@@ -45,20 +45,19 @@ export function assertDigest(got: Uint8Array, want: Uint8Array): void {
  * ```
  */
 export class VerifyStream extends TransformStream<Uint8Array, Uint8Array> {
+  declare readonly readable: ReadableStream<Uint8Array>;
+  declare readonly writable: WritableStream<Uint8Array>;
+
   constructor(expected: Uint8Array | string, opts?: Omit<Blake3Opts, 'dkLen'>) {
     const want = expectedDigest(expected).slice();
     if (want.length === 0) throw new RangeError('expected must not be empty');
     const hasher = blake3.create({ ...opts, dkLen: want.length });
-    super({
-      transform(chunk, controller) {
-        assertChunk(chunk);
-        hasher.update(chunk);
-        controller.enqueue(chunk);
-      },
-      flush() {
-        assertDigest(hasher.digest(), want);
-      },
+    super();
+    const sides = passThrough({
+      chunk: (chunk) => void hasher.update(chunk),
+      close: () => assertDigest(hasher.digest(), want),
+      fail: () => {},
     });
+    Object.defineProperties(this, { readable: { value: sides.readable }, writable: { value: sides.writable } });
   }
 }
-

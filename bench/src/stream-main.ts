@@ -1,0 +1,72 @@
+/// <reference path="../../e2e/fixtures/stream-globals.d.ts" />
+// `pnpm bench:stream`: Blake3Stream / VerifyStream / hashStream beside one-shot blake3() over
+// 256 MiB in 64 KiB chunks, in Node and in Chromium; rewrites the stream section of
+// docs/BENCHMARKS.md.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as core from '@blake3-web/core';
+import * as stream from '@blake3-web/stream';
+import { chromium } from 'playwright-core';
+
+import { startFixtureServer } from '../../e2e/server/fixture-server.ts';
+import { BROWSER_PATHS } from '../../scripts/browser-paths.mjs';
+import { replaceSection } from './doc-section.ts';
+import { median } from './stats.ts';
+import { measureStreams, type StreamBenchResult } from './stream-measure.ts';
+import { repoRoot } from './write-results.ts';
+
+const opts = { totalBytes: 256 << 20, chunkBytes: 64 << 10, rounds: Number(process.env.ROUNDS ?? 9) };
+
+async function inChromium(): Promise<{ version: string; result: StreamBenchResult }> {
+  const server = await startFixtureServer();
+  const browser = await chromium.launch({
+    executablePath: BROWSER_PATHS.chromium,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  try {
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/coi/e2e/pages/stream.html`);
+    await page.waitForFunction(() => globalThis.blake3WebStream !== undefined);
+    await page.evaluate(() => globalThis.blake3WebStream!.core.ready());
+    // The measuring function travels as source text and runs against the page's own modules.
+    const result = await page.evaluate(
+      async ({ source, opts }) => {
+        // tsx compiles with names kept through a `__name` helper that the page lacks.
+        const fn = new Function(`const __name = (f) => f; return (${source})`)() as typeof measureStreams;
+        return fn(globalThis.blake3WebStream!, opts);
+      },
+      { source: measureStreams.toString(), opts },
+    );
+    return { version: browser.version(), result };
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+function table(result: StreamBenchResult): string {
+  const base = median(result[0].mbps);
+  const rows = result.map((r) => `| ${r.case} | ${median(r.mbps).toFixed(0)} | ${(median(r.mbps) / base).toFixed(2)} |`);
+  return ['| | MB/s | × one-shot |', '|:--|--:|--:|', ...rows].join('\n');
+}
+
+await core.ready();
+const node = await measureStreams({ core, stream }, opts);
+const chrome = await inChromium();
+const section = `## Streams
+
+${new Date().toISOString().slice(0, 10)}, 256 MiB as a stream of 64 KiB chunks, each case timed once per round over ${opts.rounds} rounds in rotating order; median MB/s (10^6 bytes/s) and the ratio to one-shot \`blake3()\` over the same bytes in the same run. Backend: ${core.backend()}. The machine (2 cores) is shared, so the ratios are the stable part. Run: \`pnpm bench:stream\`.
+
+### Node ${process.versions.node}
+
+${table(node)}
+
+### Chromium ${chrome.version}
+
+${table(chrome.result)}
+
+Chromium and Firefox never call a transformer's \`cancel\` hook, so there \`Blake3Stream\` relays its two sides to see aborts and cancels itself; Node calls the hook and gets the plain transform.
+`;
+const doc = join(repoRoot, 'docs', 'BENCHMARKS.md');
+writeFileSync(doc, replaceSection(readFileSync(doc, 'utf8'), 'stream', section));
+console.log(section);

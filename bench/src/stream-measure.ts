@@ -1,0 +1,57 @@
+// Blake3Stream and VerifyStream against one-shot blake3() over the same bytes: a stream of
+// 64 KiB chunks, as fetch bodies and Blob.stream() deliver them. Self-contained, so the same
+// function runs in Node and, serialised, in a browser page.
+
+export type StreamBenchResult = { case: string; mbps: number[] }[];
+
+/** Measures in whatever realm it runs; `libs` are the loaded @blake3-web/core and /stream. */
+export async function measureStreams(
+  libs: { core: typeof import('@blake3-web/core'); stream: typeof import('@blake3-web/stream') },
+  opts: { totalBytes: number; chunkBytes: number; rounds: number },
+): Promise<StreamBenchResult> {
+  const { core, stream } = libs;
+  const { totalBytes, chunkBytes, rounds } = opts;
+  const data = new Uint8Array(totalBytes);
+  for (let i = 0; i < totalBytes; i += 4096) data[i] = i % 251;
+  const expected = core.bytesToHex(core.blake3(data));
+  const source = () => {
+    let off = 0;
+    return new ReadableStream<Uint8Array>({
+      pull(c) {
+        if (off >= totalBytes) c.close();
+        else (c.enqueue(data.subarray(off, off + chunkBytes)), (off += chunkBytes));
+      },
+    }, { highWaterMark: 0 });
+  };
+  const drain = async (r: ReadableStream<Uint8Array>) => {
+    const reader = r.getReader();
+    while (!(await reader.read()).done);
+  };
+  const cases: Record<string, () => Promise<string>> = {
+    'one-shot blake3()': async () => core.bytesToHex(core.blake3(data)),
+    'Blake3Stream': async () => {
+      const s = new stream.Blake3Stream();
+      await drain(source().pipeThrough(s));
+      return core.bytesToHex(await s.digest);
+    },
+    'VerifyStream': async () => {
+      await drain(source().pipeThrough(new stream.VerifyStream(expected)));
+      return expected;
+    },
+    'hashStream()': async () => core.bytesToHex(await stream.hashStream(source())),
+  };
+  const names = Object.keys(cases);
+  const out: StreamBenchResult = names.map((n) => ({ case: n, mbps: [] }));
+  for (let round = -1; round < rounds; round++) {
+    // Round -1 warms up and checks every case's answer; later rounds rotate the order.
+    for (let k = 0; k < names.length; k++) {
+      const i = (k + Math.max(round, 0)) % names.length;
+      const t = performance.now();
+      const hex = await cases[names[i]]();
+      const ms = performance.now() - t;
+      if (hex !== expected) throw new Error(`${names[i]} gave ${hex}, expected ${expected}`);
+      if (round >= 0) out[i].mbps.push(totalBytes / 1e3 / ms);
+    }
+  }
+  return out;
+}
