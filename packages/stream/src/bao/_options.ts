@@ -1,0 +1,48 @@
+import { describe } from '../_describe.js';
+import { expectedDigest } from '../verify-stream.js';
+import { CV_LEN, leafLen } from './tree-shape.js';
+
+/** Options shared by everything that reads or writes a Bao tree. */
+export interface BaoTreeOpts {
+  /**
+   * Leaves of 2^chunkGroupLog chunks instead of single chunks (default 0, the Bao 0.13 format).
+   * 4 gives 16 KiB leaves and an outboard 16 times smaller; the hash is still `blake3(content)`,
+   * but encodings with a value above 0 are not readable by `bao` 0.13.
+   */
+  chunkGroupLog?: number;
+}
+
+/** The largest leaf is 2^16 chunks (64 MiB): the decoder holds one leaf in memory. */
+const MAX_GROUP_LOG = 16;
+
+export function resolveLeafBytes(opts: BaoTreeOpts | undefined, name = 'opts'): number {
+  if (opts === undefined) return leafLen(0);
+  if (typeof opts !== 'object' || opts === null) throw new TypeError(`${name} must be an object, got ${describe(opts)}`);
+  return leafLen(smallLog(opts.chunkGroupLog, `${name}.chunkGroupLog`, MAX_GROUP_LOG));
+}
+
+/** An optional small non-negative integer exponent; 0 when absent. */
+export function smallLog(value: unknown, name: string, max: number): number {
+  if (value === undefined) return 0;
+  if (typeof value !== 'number') throw new TypeError(`${name} must be an integer, got ${describe(value)}`);
+  if (!Number.isInteger(value) || value < 0 || value > max) throw new RangeError(`${name} must be an integer from 0 to ${max}, got ${value}`);
+  return value;
+}
+
+/** A Bao hash: 32 bytes, or 64 hex digits. */
+export function baoHash(hash: unknown, name = 'hash'): Uint8Array {
+  const bytes = expectedDigest(hash, name);
+  if (bytes.length !== CV_LEN) throw new RangeError(`${name} must be ${CV_LEN} bytes (a Bao hash), got ${bytes.length}`);
+  return bytes.slice();
+}
+
+/** A byte position or count: a safe non-negative integer. */
+export function byteCount(value: unknown, name: string): number {
+  if (typeof value !== 'number') throw new TypeError(`${name} must be a number, got ${describe(value)}`);
+  if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`${name} must be a non-negative safe integer, got ${value}`);
+  return value;
+}
+
+export function assertBytes(value: unknown, name: string): asserts value is Uint8Array {
+  if (Object.prototype.toString.call(value) !== '[object Uint8Array]') throw new TypeError(`${name} must be a Uint8Array, got ${describe(value)}`);
+}

@@ -1,0 +1,92 @@
+import { bytesToHex } from '@blake3-web/core';
+import { assertChunk } from '../_chunks.js';
+import { describe } from '../_describe.js';
+import { IntegrityError } from '../integrity-error.js';
+import { ByteQueue } from './_byte-queue.js';
+
+/** Where a verifier in outboard mode reads the header and parents from. */
+export interface OutboardSource {
+  /** The next `n` bytes (a copy); an outboard that ends first is an IntegrityError. */
+  read(n: number): Uint8Array | Promise<Uint8Array>;
+  /** Checks that nothing follows the tree. */
+  finish(): void | Promise<void>;
+  cancel(reason: unknown): void;
+}
+
+export function outboardSource(outboard: unknown, hash: Uint8Array): OutboardSource {
+  if (outboard instanceof ReadableStream) return new StreamedOutboard(outboard, hash);
+  if (Object.prototype.toString.call(outboard) === '[object Uint8Array]') return new OutboardBytes((outboard as Uint8Array).slice(), hash);
+  throw new TypeError(`opts.outboard must be a Uint8Array or a ReadableStream, got ${describe(outboard)}`);
+}
+
+function short(hash: Uint8Array, pos: number): IntegrityError {
+  return new IntegrityError(bytesToHex(hash), '', `the Bao outboard ended early, at byte ${pos}`);
+}
+
+function long(hash: Uint8Array, pos: number): IntegrityError {
+  return new IntegrityError(bytesToHex(hash), '', `the Bao outboard has bytes after the end of its tree, at byte ${pos}`);
+}
+
+class OutboardBytes implements OutboardSource {
+  #pos = 0;
+  constructor(
+    readonly bytes: Uint8Array,
+    readonly hash: Uint8Array,
+  ) {}
+
+  read(n: number): Uint8Array {
+    if (this.#pos + n > this.bytes.length) throw short(this.hash, this.bytes.length);
+    return this.bytes.subarray(this.#pos, (this.#pos += n));
+  }
+
+  finish(): void {
+    if (this.#pos !== this.bytes.length) throw long(this.hash, this.#pos);
+  }
+
+  cancel(): void {}
+}
+
+class StreamedOutboard implements OutboardSource {
+  readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
+  readonly #queue = new ByteQueue();
+  readonly #hash: Uint8Array;
+  #pos = 0;
+
+  constructor(stream: ReadableStream<Uint8Array>, hash: Uint8Array) {
+    // Locked now, so nobody else reads parents out from under the verifier.
+    this.#reader = stream.getReader();
+    this.#hash = hash;
+  }
+
+  read(n: number): Uint8Array | Promise<Uint8Array> {
+    const ready = this.#queue.take(n);
+    if (ready !== undefined) {
+      this.#pos += n;
+      return ready;
+    }
+    return this.#fill(n).then(() => this.read(n));
+  }
+
+  async finish(): Promise<void> {
+    if (this.#queue.size > 0) throw long(this.#hash, this.#pos);
+    const { done, value } = await this.#reader.read();
+    if (!done) {
+      assertChunk(value);
+      if (value.length > 0) throw long(this.#hash, this.#pos);
+      return this.finish();
+    }
+  }
+
+  cancel(reason: unknown): void {
+    this.#reader.cancel(reason).catch(() => {});
+  }
+
+  async #fill(n: number): Promise<void> {
+    while (this.#queue.size < n) {
+      const { done, value } = await this.#reader.read();
+      if (done) throw short(this.#hash, this.#pos + this.#queue.size);
+      assertChunk(value);
+      this.#queue.push(value);
+    }
+  }
+}

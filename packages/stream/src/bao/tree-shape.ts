@@ -1,0 +1,142 @@
+/**
+ * The shape of a Bao tree, which is BLAKE3's tree: every size and position here follows from the
+ * content length alone (Bao spec, "Combined Encoding Format"). Nothing in this module hashes.
+ * @module
+ */
+
+/** Bytes in a BLAKE3 chunk, the leaf of the tree when `chunkGroupLog` is 0. */
+export const CHUNK_LEN = 1024;
+/** The little-endian u64 content length that starts every encoding and slice. */
+export const HEADER_LEN = 8;
+/** A parent node: the left child's chaining value, then the right child's. */
+export const PARENT_LEN = 64;
+/** Chaining values and Bao hashes. */
+export const CV_LEN = 32;
+
+/** Bytes in one leaf: a chunk, or a group of 2^chunkGroupLog chunks. */
+export function leafLen(chunkGroupLog: number): number {
+  return CHUNK_LEN * 2 ** chunkGroupLog;
+}
+
+/** Leaves in content of `contentLen` bytes: the empty content is one empty leaf. */
+export function leafCount(contentLen: number, leafBytes: number): number {
+  return contentLen === 0 ? 1 : Math.ceil(contentLen / leafBytes);
+}
+
+/**
+ * Bytes in the left subtree of a subtree of `len` bytes (more than one leaf): the largest power of
+ * two chunks that leaves at least one byte on the right, BLAKE3's split rule. With chunk groups
+ * the result is still that number, which is then a multiple of the group size.
+ */
+export function leftSubtreeBytes(len: number): number {
+  const fullChunks = Math.floor((len - 1) / CHUNK_LEN);
+  // Math.log2 may round either way near a power of two: correct it to the exact power.
+  let p = 2 ** Math.floor(Math.log2(fullChunks));
+  if (p > fullChunks) p /= 2;
+  else if (p * 2 <= fullChunks) p *= 2;
+  return p * CHUNK_LEN;
+}
+
+/** Bytes of the combined encoding of a subtree of `len` bytes: its parents and its content. */
+export function encodedSubtreeLen(len: number, leafBytes: number): number {
+  return len + PARENT_LEN * (leafCount(len, leafBytes) - 1);
+}
+
+/** Bytes of the outboard encoding of a subtree of `len` bytes: its parents only. */
+export function outboardSubtreeLen(len: number, leafBytes: number): number {
+  return PARENT_LEN * (leafCount(len, leafBytes) - 1);
+}
+
+/** Writes the length header (Bao spec: "8-byte little-endian unsigned input length"). */
+export function writeHeader(out: Uint8Array, contentLen: number): void {
+  new DataView(out.buffer, out.byteOffset, HEADER_LEN).setBigUint64(0, BigInt(contentLen), true);
+}
+
+/** Reads the length header as a bigint: it is unverified and may be anything up to 2^64 - 1. */
+export function readHeader(header: Uint8Array): bigint {
+  return new DataView(header.buffer, header.byteOffset, HEADER_LEN).getBigUint64(0, true);
+}
+
+/**
+ * The content range whose leaves a slice holds, from the requested start and count (Bao spec,
+ * "Slice Format"): a start at or past the end means the final chunk, which is what proves the
+ * length, and a count of 0 counts as 1, so that a slice always checks some chunk.
+ */
+export function sliceRange(contentLen: number, start: number, count: number): { start: number; end: number } {
+  if (contentLen === 0) return { start: 0, end: 0 };
+  if (start >= contentLen) return { start: contentLen - 1, end: contentLen };
+  return { start, end: Math.min(contentLen, start + Math.max(count, 1)) };
+}
+
+/** One step of a pre-order walk; `start` and `len` are content bytes. */
+export type TreeNode =
+  /** A parent node of the subtree [start, start + len): 64 bytes in the encoding. */
+  | { kind: 'parent'; start: number; len: number; root: boolean }
+  /** A leaf (chunk or chunk group) of `len` bytes, 0 only for the empty content. */
+  | { kind: 'leaf'; start: number; len: number; root: boolean }
+  /** A whole subtree of at most `batchBytes` bytes, parents and leaves, taken as one. */
+  | { kind: 'batch'; start: number; len: number; root: boolean }
+  /** A subtree outside the wanted range: slices omit it. */
+  | { kind: 'skip'; start: number; len: number; root: boolean };
+
+export interface WalkOpts {
+  leafBytes: number;
+  /** Content range whose leaves are wanted; subtrees that miss it become 'skip'. Default: all. */
+  rangeStart?: number;
+  rangeEnd?: number;
+  /** Subtrees of more than one leaf and at most this many bytes, wholly in range, become 'batch'. */
+  batchBytes?: number;
+}
+
+/**
+ * The nodes of the tree of `contentLen` bytes in pre-order (parent, left subtree, right
+ * subtree), the order of the combined encoding. A range turns every subtree that holds none of
+ * its bytes into one 'skip', which is how `bao slice` leaves nodes out (Bao spec, "Slice Format").
+ */
+export function* preOrder(contentLen: number, opts: WalkOpts): Generator<TreeNode, void, undefined> {
+  const { leafBytes, rangeStart = 0, rangeEnd = Infinity, batchBytes = 0 } = opts;
+  const starts = [0];
+  const lens = [contentLen];
+  let root = true;
+  while (starts.length > 0) {
+    const start = starts.pop()!;
+    const len = lens.pop()!;
+    // The empty content's one leaf is always wanted: it is what proves the length is 0.
+    const wanted = contentLen === 0 || (start < rangeEnd && start + len > rangeStart);
+    if (!wanted) yield { kind: 'skip', start, len, root };
+    else if (len <= leafBytes) yield { kind: 'leaf', start, len, root };
+    else if (len <= batchBytes && start >= rangeStart && start + len <= rangeEnd) yield { kind: 'batch', start, len, root };
+    else {
+      yield { kind: 'parent', start, len, root };
+      const left = leftSubtreeBytes(len);
+      starts.push(start + left, start);
+      lens.push(len - left, left);
+    }
+    root = false;
+  }
+}
+
+/**
+ * Separates the combined encoding of a subtree (pre-order: parents interleaved with content)
+ * into its parents, still in pre-order, and its content. A subtree's shape depends only on its
+ * length: it is aligned, so the split rule applies to it as to a whole tree.
+ */
+export function splitEncodedSubtree(encoded: Uint8Array, len: number, leafBytes: number): { parents: Uint8Array; content: Uint8Array } {
+  const parents = new Uint8Array(encoded.length - len);
+  const content = new Uint8Array(len);
+  let pos = 0;
+  let p = 0;
+  let c = 0;
+  for (const node of preOrder(len, { leafBytes })) {
+    if (node.kind === 'parent') {
+      parents.set(encoded.subarray(pos, pos + PARENT_LEN), p);
+      p += PARENT_LEN;
+      pos += PARENT_LEN;
+    } else {
+      content.set(encoded.subarray(pos, pos + node.len), c);
+      c += node.len;
+      pos += node.len;
+    }
+  }
+  return { parents, content };
+}
