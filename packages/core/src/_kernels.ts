@@ -4,7 +4,10 @@ import { LITTLE_ENDIAN, swapWords, wordsToBytes } from './_bytes.js';
 import type { Backend } from './backend.js';
 import type { Output } from './_output.js';
 
-/** The most chunks one `chunks()` call takes: one copy into WASM memory, one call (64 KiB). */
+/**
+ * The most chunks one `chunks()` call takes: one copy into WASM memory, one call (64 KiB).
+ * 16 or 32 (copies that stay in L1) measured the same within noise (1 MiB: 1953-2019 / 1984-2061 vs 1938-1990 MB/s).
+ */
 export const MAX_CALL_CHUNKS = 64;
 
 /**
