@@ -1,10 +1,12 @@
 /**
- * Bytes written to a stream, queued until a whole node is there: nodes span chunk boundaries
+ * Bytes written to a stream, queued until whole nodes are there: nodes span chunk boundaries
  * and chunks may be as small as one byte. Everything taken out is copied, so no view of a
  * writer's buffer is checked and then released.
  */
 export class ByteQueue {
   #chunks: Uint8Array[] = [];
+  /** Whether each chunk is a copy of our own, rather than a buffer the writer handed over. */
+  #owned: boolean[] = [];
   /** Index of the first live chunk and the offset of its first unread byte. */
   #first = 0;
   #offset = 0;
@@ -17,27 +19,23 @@ export class ByteQueue {
   push(chunk: Uint8Array): void {
     if (chunk.length === 0) return;
     this.#chunks.push(chunk);
+    this.#owned.push(false);
     this.#size += chunk.length;
   }
 
   /**
-   * Copies what is left into a buffer of the queue's own. A writer may reuse a chunk's buffer
-   * once its write has resolved, so no view of it is kept past the write.
+   * Copies the unread part of every chunk the writer handed over. A writer may reuse a chunk's
+   * buffer once its write has resolved, so no view of it is kept past the write; bytes copied
+   * before are not copied again.
    */
   detach(): void {
-    if (this.#size === 0) {
-      this.#chunks = [];
-      this.#first = 0;
-      this.#offset = 0;
-      return;
+    for (let i = this.#first; i < this.#chunks.length; i++) {
+      if (this.#owned[i]) continue;
+      const from = i === this.#first ? this.#offset : 0;
+      this.#chunks[i] = this.#chunks[i].slice(from);
+      this.#owned[i] = true;
+      if (i === this.#first) this.#offset = 0;
     }
-    const rest = new Uint8Array(this.#size);
-    const size = this.#size;
-    this.takeInto(rest, 0, size);
-    this.#chunks = [rest];
-    this.#first = 0;
-    this.#offset = 0;
-    this.#size = size;
   }
 
   /** A copy of the next `n` bytes, or undefined (nothing consumed) if fewer are queued. */
@@ -66,6 +64,7 @@ export class ByteQueue {
     // Drop consumed chunks in bulk: shifting one at a time is quadratic for one-byte writes.
     if (this.#first > 32 && this.#first * 2 > this.#chunks.length) {
       this.#chunks = this.#chunks.slice(this.#first);
+      this.#owned = this.#owned.slice(this.#first);
       this.#first = 0;
     }
   }

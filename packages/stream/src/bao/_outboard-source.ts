@@ -8,6 +8,8 @@ import { ByteQueue } from './_byte-queue.js';
 export interface OutboardSource {
   /** The next `n` bytes (a copy); an outboard that ends first is an IntegrityError. */
   read(n: number): Uint8Array | Promise<Uint8Array>;
+  /** Whether `n` more bytes are there (reading ahead as needed); false if the outboard ends first. */
+  has(n: number): boolean | Promise<boolean>;
   /** Checks that nothing follows the tree. */
   finish(): void | Promise<void>;
   cancel(reason: unknown): void;
@@ -39,6 +41,10 @@ class OutboardBytes implements OutboardSource {
     return this.bytes.subarray(this.#pos, (this.#pos += n));
   }
 
+  has(n: number): boolean {
+    return this.#pos + n <= this.bytes.length;
+  }
+
   finish(): void {
     if (this.#pos !== this.bytes.length) throw long(this.hash, this.#pos);
   }
@@ -51,6 +57,7 @@ class StreamedOutboard implements OutboardSource {
   readonly #queue = new ByteQueue();
   readonly #hash: Uint8Array;
   #pos = 0;
+  #ended = false;
 
   constructor(stream: ReadableStream<Uint8Array>, hash: Uint8Array) {
     // Locked now, so nobody else reads parents out from under the verifier.
@@ -64,11 +71,19 @@ class StreamedOutboard implements OutboardSource {
       this.#pos += n;
       return ready;
     }
-    return this.#fill(n).then(() => this.read(n));
+    return this.#fill(n).then((filled) => {
+      if (!filled) throw short(this.#hash, this.#pos + this.#queue.size);
+      return this.read(n);
+    });
+  }
+
+  has(n: number): boolean | Promise<boolean> {
+    return this.#queue.size >= n || this.#fill(n);
   }
 
   async finish(): Promise<void> {
     if (this.#queue.size > 0) throw long(this.#hash, this.#pos);
+    if (this.#ended) return;
     const { done, value } = await this.#reader.read();
     if (!done) {
       assertChunk(value);
@@ -81,12 +96,18 @@ class StreamedOutboard implements OutboardSource {
     this.#reader.cancel(reason).catch(() => {});
   }
 
-  async #fill(n: number): Promise<void> {
+  /** Reads until `n` bytes are queued; false if the outboard ends first. */
+  async #fill(n: number): Promise<boolean> {
     while (this.#queue.size < n) {
+      if (this.#ended) return false;
       const { done, value } = await this.#reader.read();
-      if (done) throw short(this.#hash, this.#pos + this.#queue.size);
+      if (done) {
+        this.#ended = true;
+        return false;
+      }
       assertChunk(value);
       this.#queue.push(value);
     }
+    return true;
   }
 }

@@ -1,65 +1,57 @@
 import { bytesToHex } from '@blake3-web/core';
 import { IntegrityError } from '../integrity-error.js';
-import { digestsEqual } from '../verify-stream.js';
 import { leafChainingValue, parentChainingValue } from './_node-hash.js';
-import { CHUNK_LEN, CV_LEN, HEADER_LEN, leafCount, leftSubtreeBytes, PARENT_LEN, preOrder, readHeader, sliceRange, type TreeNode } from './tree-shape.js';
+import { CHUNK_LEN, CV_LEN, leftSubtreeBytes, readHeader, sliceRange } from './tree-shape.js';
 
-/** What the verifier needs next, and from where: tree bytes (header, parents) or content. */
-export type Need =
-  | { kind: 'header'; bytes: typeof HEADER_LEN }
-  | { kind: 'parent'; bytes: typeof PARENT_LEN; start: number; len: number }
-  /** `bytes` of content from `start`; `parents` bytes of the subtree's parents come first (batches). */
-  | { kind: 'content'; bytes: number; start: number; parents: number }
-  | { kind: 'done' };
+/** The next node in the encoding, which the driver reads and hands to the matching method. */
+export type NodeKind = 'header' | 'parent' | 'leaf' | 'done';
 
-export interface VerifierOpts {
-  leafBytes: number;
-  /** Verify subtrees of up to this many bytes as one unit (one subtree hash); 0 for leaf by leaf. */
-  batchBytes: number;
-  /** For slices: the content range whose leaves are read, from the requested start and count. */
-  range?: { start: number; count: number };
-}
+/** Deeper than any tree of up to 2^53 bytes (43 levels of parents above the chunks). */
+const MAX_DEPTH = 64;
 
 /**
  * The Bao decoder's state (Bao spec, "Decoder"): a pre-order walk of the tree with a stack of
- * expected chaining values, one per pending subtree, so memory is the tree height. Every node is
- * checked against the value its parent committed to before anything under it is used; the root
- * is checked against the hash. A changed length header makes the walk expect a different shape,
- * which fails at the latest at the final leaf: its size or position (the chunk counter) no longer
+ * the chaining values that parents committed to, one per pending subtree, so memory is the tree
+ * height. Every node is checked against the value above it before anything under it is used;
+ * the root against the hash. A changed length header makes the walk expect another shape, which
+ * fails at the latest at the final leaf: its size or position (the chunk counter) no longer
  * matches, and chunks and parents are domain-separated. That is the spec's "final chunk
  * requirement": the length is trusted only once the final leaf verifies.
  *
- * The verifier does no IO: drivers ask `need`, supply the bytes, and receive verified content.
+ * The verifier does no IO. A driver reads `kind` (with `start` and `len`), supplies the bytes
+ * of that node, and gets verified content back.
  */
 export class TreeVerifier {
+  /** What the encoding holds next. */
+  kind: NodeKind = 'header';
+  /** The content range under the next node: a parent's whole subtree, or a leaf. */
+  start = 0;
+  len = 0;
+  /**
+   * For a parent: its subtree lies wholly in the wanted range, so `subtree()` may take all of it
+   * at once instead of node by node.
+   */
+  wholeSubtree = false;
+  readonly leafBytes: number;
+
   readonly #hash: Uint8Array;
-  readonly #opts: VerifierOpts;
-  #walk: Generator<TreeNode, void, undefined> | undefined;
-  #node: TreeNode | undefined;
-  /** Expected chaining values of pending subtrees; the top is the next subtree in pre-order. */
-  readonly #stack = new Uint8Array(CV_LEN * 64);
-  #depth = 0;
+  readonly #range: { start: number; count: number } | undefined;
+  #rangeStart = 0;
+  #rangeEnd = 0;
   #contentLen = -1;
-  #need: Need = { kind: 'header', bytes: HEADER_LEN };
+  /** Pending subtrees, the next one on top: content start, length, committed chaining value. */
+  readonly #starts = new Float64Array(MAX_DEPTH);
+  readonly #lens = new Float64Array(MAX_DEPTH);
+  readonly #cvs = new Uint8Array(MAX_DEPTH * CV_LEN);
+  #depth = 0;
+  /** The next node is the root: finalized with the ROOT flag, checked against the hash itself. */
+  #atRoot = false;
 
-  constructor(hash: Uint8Array, opts: VerifierOpts) {
+  /** `range`: for slices, the requested start and count (Bao spec, "Slice Format"). */
+  constructor(hash: Uint8Array, leafBytes: number, range?: { start: number; count: number }) {
     this.#hash = hash;
-    this.#opts = opts;
-  }
-
-  get need(): Need {
-    return this.#need;
-  }
-
-  /** The content length from the header: unverified until `need` is 'done'. */
-  get claimedLength(): number {
-    return this.#contentLen;
-  }
-
-  /** The slice range actually wanted, once the header is known (Bao spec, "Slice Format"). */
-  get range(): { start: number; end: number } {
-    const r = this.#opts.range;
-    return r === undefined ? { start: 0, end: this.#contentLen } : sliceRange(this.#contentLen, r.start, r.count);
+    this.leafBytes = leafBytes;
+    this.#range = range;
   }
 
   header(bytes: Uint8Array): void {
@@ -68,93 +60,125 @@ export class TreeVerifier {
       // No real content is this long; the header is the only thing that says so, and it is unverified.
       throw new IntegrityError(bytesToHex(this.#hash), '', `Bao length header claims ${claimed} bytes, more than 2^53 - 1: the encoding is corrupt`);
     }
-    this.#contentLen = Number(claimed);
-    const { start, end } = this.range;
-    const batchBytes = this.#opts.batchBytes > this.#opts.leafBytes ? this.#opts.batchBytes : 0;
-    this.#walk = preOrder(this.#contentLen, { leafBytes: this.#opts.leafBytes, rangeStart: start, rangeEnd: end, batchBytes });
-    this.#stack.set(this.#hash, 0);
+    const len = (this.#contentLen = Number(claimed));
+    const range = this.#range === undefined ? { start: 0, end: len } : sliceRange(len, this.#range.start, this.#range.count);
+    this.#rangeStart = range.start;
+    this.#rangeEnd = range.end;
+    this.#starts[0] = 0;
+    this.#lens[0] = len;
+    this.#cvs.set(this.#hash, 0);
     this.#depth = 1;
+    this.#atRoot = true;
     this.#advance();
   }
 
-  /** Checks a parent node against the value its parent committed to. */
+  /** Checks a parent node (64 bytes) against the value above it. */
   parent(node: Uint8Array): void {
-    const { start, len, root } = this.#node!;
-    const expected = this.#pop();
-    const actual = parentChainingValue(node, root);
-    if (!digestsEqual(actual, expected)) throw mismatch(expected, actual, `parent node of content bytes ${start}..${start + len}`);
-    this.#push(node.subarray(CV_LEN, PARENT_LEN));
-    this.#push(node.subarray(0, CV_LEN));
+    const top = this.#depth - 1;
+    const actual = parentChainingValue(node, this.#atRoot);
+    this.#check(actual, top, 'parent node');
+    this.#atRoot = false;
+    const { start, len } = this;
+    const left = leftSubtreeBytes(len);
+    // The right subtree takes this node's place on the stack; the left goes on top of it.
+    this.#starts[top] = start + left;
+    this.#lens[top] = len - left;
+    this.#cvs.set(node.subarray(CV_LEN, 2 * CV_LEN), top * CV_LEN);
+    this.#starts[top + 1] = start;
+    this.#lens[top + 1] = left;
+    this.#cvs.set(node.subarray(0, CV_LEN), (top + 1) * CV_LEN);
+    this.#depth++;
+    this.#advance();
+  }
+
+  /** Checks a leaf's content against the value above it. */
+  leaf(content: Uint8Array): void {
+    const actual = leafChainingValue(content, this.start, this.#atRoot);
+    this.#check(actual, this.#depth - 1, this.leafBytes === CHUNK_LEN ? 'chunk' : 'chunk group');
+    this.#atRoot = false;
+    this.#depth--;
     this.#advance();
   }
 
   /**
-   * Checks content: one leaf, or a batch (a whole subtree) given its parents in pre-order and its
-   * content. A batch's parents are each checked against the value above them and its content is
-   * hashed once as a subtree, which checks every leaf without hashing the leaves one by one.
+   * Checks the whole subtree of the parent that is next (`wholeSubtree` must be true): its
+   * parents in pre-order, and its content. When everything matches, that costs one subtree hash
+   * of the content, which lets the core hash several chunks at a time, plus one compression per
+   * parent. When something does not, the subtree is checked again node by node, so the error
+   * and the content verified before it are exactly those of reading the nodes one at a time.
+   * `verified(n)` reports content verified, in order from the subtree's start.
    */
-  content(content: Uint8Array, parents?: Uint8Array): void {
-    const { kind, start, len, root } = this.#node!;
-    const expected = this.#pop();
-    if (kind === 'batch') this.#checkBatchParents(parents!, start, len, root, expected);
-    // A batch is an aligned subtree, so its chaining value is computed like a leaf's.
-    const actual = leafChainingValue(content, start, root);
-    if (!digestsEqual(actual, expected)) throw mismatch(expected, actual, `${kind === 'batch' ? 'subtree' : this.#opts.leafBytes === CHUNK_LEN ? 'chunk' : 'chunk group'} of content bytes ${start}..${start + len}`);
-    this.#advance();
-  }
-
-  #checkBatchParents(parents: Uint8Array, start: number, len: number, root: boolean, expected: Uint8Array): void {
-    let pos = 0;
-    const leafBytes = this.#opts.leafBytes;
-    const check = (s: number, n: number, isRoot: boolean, want: Uint8Array): void => {
-      if (n <= leafBytes) return;
-      const node = parents.subarray(pos, pos + PARENT_LEN);
-      pos += PARENT_LEN;
-      const actual = parentChainingValue(node, isRoot);
-      if (!digestsEqual(actual, want)) throw mismatch(want, actual, `parent node of content bytes ${s}..${s + n}`);
-      const left = leftSubtreeBytes(n);
-      check(s, left, false, node.subarray(0, CV_LEN));
-      check(s + left, n - left, false, node.subarray(CV_LEN));
-    };
-    check(start, len, root, expected);
-  }
-
-  #advance(): void {
-    for (;;) {
-      const step = this.#walk!.next();
-      if (step.done) {
-        this.#node = undefined;
-        this.#need = { kind: 'done' };
-        return;
-      }
-      const node = (this.#node = step.value);
-      if (node.kind === 'skip') {
-        // A slice leaves this subtree out: its committed value is not needed.
-        this.#pop();
-        continue;
-      }
-      if (node.kind === 'parent') this.#need = { kind: 'parent', bytes: PARENT_LEN, start: node.start, len: node.len };
-      else {
-        const parents = node.kind === 'batch' ? PARENT_LEN * (leafCount(node.len, this.#opts.leafBytes) - 1) : 0;
-        this.#need = { kind: 'content', bytes: node.len, start: node.start, parents };
-      }
+  subtree(parents: Uint8Array, content: Uint8Array, verified: (n: number) => void): void {
+    const top = this.#depth - 1;
+    if (this.#subtreeMatches(parents, content, top)) {
+      this.#atRoot = false;
+      this.#depth--;
+      verified(content.length);
+      this.#advance();
       return;
+    }
+    let p = 0;
+    let c = 0;
+    while (this.#depth > top) {
+      if (this.kind === 'parent') {
+        this.parent(parents.subarray(p, (p += 64)));
+      } else {
+        const n = this.len;
+        this.leaf(content.subarray(c, (c += n)));
+        verified(n);
+      }
     }
   }
 
-  #pop(): Uint8Array {
-    this.#depth--;
-    return this.#stack.slice(this.#depth * CV_LEN, (this.#depth + 1) * CV_LEN);
+  #subtreeMatches(parents: Uint8Array, content: Uint8Array, top: number): boolean {
+    const leafBytes = this.leafBytes;
+    const cvs = this.#cvs;
+    // A subtree is aligned, so its chaining value is computed like a leaf's.
+    if (!equalAt(leafChainingValue(content, this.start, this.#atRoot), cvs, top * CV_LEN)) return false;
+    let pos = 0;
+    const check = (n: number, root: boolean, want: Uint8Array, at: number): boolean => {
+      if (n <= leafBytes) return true;
+      const node = parents.subarray(pos, (pos += 64));
+      if (!equalAt(parentChainingValue(node, root), want, at)) return false;
+      const left = leftSubtreeBytes(n);
+      return check(left, false, node, 0) && check(n - left, false, node, CV_LEN);
+    };
+    return check(this.len, this.#atRoot, cvs, top * CV_LEN);
   }
 
-  #push(cv: Uint8Array): void {
-    this.#stack.set(cv, this.#depth * CV_LEN);
-    this.#depth++;
+  #check(actual: Uint8Array, top: number, what: string): void {
+    if (equalAt(actual, this.#cvs, top * CV_LEN)) return;
+    const e = bytesToHex(this.#cvs.subarray(top * CV_LEN, (top + 1) * CV_LEN));
+    const a = bytesToHex(actual);
+    const where = `${what} of content bytes ${this.start}..${this.start + this.len}`;
+    throw new IntegrityError(e, a, `Bao mismatch at the ${where}: expected ${e}, got ${a}`);
+  }
+
+  /** Moves to the next node a reader needs, passing over subtrees outside the wanted range. */
+  #advance(): void {
+    const leafBytes = this.leafBytes;
+    while (this.#depth > 0) {
+      const start = this.#starts[this.#depth - 1];
+      const len = this.#lens[this.#depth - 1];
+      // The empty content's one leaf is always wanted: it is what proves the length is 0.
+      const wanted = this.#contentLen === 0 || (start < this.#rangeEnd && start + len > this.#rangeStart);
+      if (!wanted) {
+        this.#depth--;
+        continue;
+      }
+      this.start = start;
+      this.len = len;
+      this.kind = len <= leafBytes ? 'leaf' : 'parent';
+      this.wholeSubtree = start >= this.#rangeStart && start + len <= this.#rangeEnd;
+      return;
+    }
+    this.kind = 'done';
   }
 }
 
-function mismatch(expected: Uint8Array, actual: Uint8Array, what: string): IntegrityError {
-  const e = bytesToHex(expected);
-  const a = bytesToHex(actual);
-  return new IntegrityError(e, a, `Bao mismatch at the ${what}: expected ${e}, got ${a}`);
+/** Compares 32 bytes in time that does not depend on where they differ. */
+function equalAt(actual: Uint8Array, stack: Uint8Array, at: number): boolean {
+  let diff = 0;
+  for (let i = 0; i < CV_LEN; i++) diff |= actual[i] ^ stack[at + i];
+  return diff === 0;
 }

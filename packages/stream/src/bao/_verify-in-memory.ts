@@ -1,7 +1,7 @@
 import { bytesToHex } from '@blake3-web/core';
 import { IntegrityError } from '../integrity-error.js';
 import type { TreeVerifier } from './_tree-verifier.js';
-import { splitEncodedSubtree } from './tree-shape.js';
+import { encodedSubtreeLen, HEADER_LEN, outboardSubtreeLen, PARENT_LEN, visitSubtree } from './tree-shape.js';
 
 /** Reads exact byte counts from an encoding in memory; running short is an IntegrityError. */
 export class ByteCursor {
@@ -34,29 +34,36 @@ export class ByteCursor {
 /**
  * Runs a verifier over encodings in memory: `tree` gives the header and parents, `content` the
  * content (the same cursor for a combined encoding or a slice). Calls `emit` with each verified
- * piece of content, in order.
+ * piece of content, in order. Subtrees that are wholly there are checked at once.
  */
-export function verifyInMemory(verifier: TreeVerifier, tree: ByteCursor, content: ByteCursor, leafBytes: number, emit: (start: number, bytes: Uint8Array) => void): void {
+export function verifyInMemory(verifier: TreeVerifier, tree: ByteCursor, content: ByteCursor, emit: (start: number, bytes: Uint8Array) => void): void {
+  const combined = tree === content;
+  const leafBytes = verifier.leafBytes;
   for (;;) {
-    const need = verifier.need;
-    if (need.kind === 'done') break;
-    if (need.kind === 'header') verifier.header(tree.take(need.bytes));
-    else if (need.kind === 'parent') verifier.parent(tree.take(need.bytes));
-    else if (need.parents === 0) {
-      const bytes = content.take(need.bytes);
-      verifier.content(bytes);
-      emit(need.start, bytes);
-    } else if (tree === content) {
-      const { parents, content: bytes } = splitEncodedSubtree(tree.take(need.parents + need.bytes), need.bytes, leafBytes);
-      verifier.content(bytes, parents);
-      emit(need.start, bytes);
-    } else {
-      const parents = tree.take(need.parents);
-      const bytes = content.take(need.bytes);
-      verifier.content(bytes, parents);
-      emit(need.start, bytes);
-    }
+    const { kind, start, len } = verifier;
+    if (kind === 'done') break;
+    if (kind === 'header') verifier.header(tree.take(HEADER_LEN));
+    else if (kind === 'leaf') {
+      const bytes = content.take(len);
+      verifier.leaf(bytes);
+      emit(start, bytes);
+    } else if (!verifier.wholeSubtree) verifier.parent(tree.take(PARENT_LEN));
+    else if (combined && tree.remaining >= encodedSubtreeLen(len, leafBytes)) {
+      // Separate the interleaved parents and content (Bao spec, "Combined Encoding Format").
+      const parents = new Uint8Array(outboardSubtreeLen(len, leafBytes));
+      const bytes = new Uint8Array(len);
+      let p = 0;
+      let c = 0;
+      visitSubtree(len, leafBytes, () => parents.set(tree.take(PARENT_LEN), (p += PARENT_LEN) - PARENT_LEN), (n) => bytes.set(tree.take(n), (c += n) - n));
+      let done = 0;
+      verifier.subtree(parents, bytes, (n) => emit(start + done, bytes.subarray(done, (done += n))));
+    } else if (!combined && tree.remaining >= outboardSubtreeLen(len, leafBytes) && content.remaining >= len) {
+      const parents = tree.take(outboardSubtreeLen(len, leafBytes));
+      const bytes = content.take(len);
+      let done = 0;
+      verifier.subtree(parents, bytes, (n) => emit(start + done, bytes.subarray(done, (done += n))));
+    } else verifier.parent(tree.take(PARENT_LEN));
   }
   tree.assertEnd();
-  if (content !== tree) content.assertEnd();
+  if (!combined) content.assertEnd();
 }

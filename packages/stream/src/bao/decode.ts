@@ -1,17 +1,11 @@
 import { concatBytes } from './_concat.js';
-import { assertBytes, baoHash, resolveLeafBytes, smallLog, type BaoTreeOpts } from './_options.js';
+import { assertBytes, baoHash, resolveLeafBytes, type BaoTreeOpts } from './_options.js';
 import { TreeVerifier } from './_tree-verifier.js';
 import { ByteCursor, verifyInMemory } from './_verify-in-memory.js';
-import { CHUNK_LEN } from './tree-shape.js';
 
 export interface BaoDecodeOpts extends BaoTreeOpts {
   /** The outboard encoding: the first argument is then the content itself. */
   outboard?: Uint8Array;
-  /**
-   * Check subtrees of up to 2^batchLog chunks with one subtree hash instead of chunk by chunk
-   * (default 0). Every parent is still checked; only the grain of verification changes.
-   */
-  batchLog?: number;
 }
 
 /**
@@ -23,17 +17,16 @@ export function baoDecode(encoded: Uint8Array, hash: Uint8Array | string, opts: 
   assertBytes(encoded, 'encoded');
   const want = baoHash(hash);
   const leafBytes = resolveLeafBytes(opts);
-  const batchBytes = CHUNK_LEN * 2 ** smallLog(opts.batchLog, 'opts.batchLog', 20);
   const outboard = opts.outboard;
   if (outboard !== undefined) assertBytes(outboard, 'opts.outboard');
   const tree = new ByteCursor(outboard ?? encoded, outboard ? 'outboard' : 'encoding', want);
   const content = outboard ? new ByteCursor(encoded, 'content', want) : tree;
-  const verifier = new TreeVerifier(want, { leafBytes, batchBytes });
+  const verifier = new TreeVerifier(want, leafBytes);
   // Joined at the end rather than sized from the header, which is not trusted before the final
   // chunk verifies (Bao spec, "Decoder").
   const pieces: Uint8Array[] = [];
   let total = 0;
-  verifyInMemory(verifier, tree, content, leafBytes, (_start, bytes) => {
+  verifyInMemory(verifier, tree, content, (_start, bytes) => {
     pieces.push(bytes);
     total += bytes.length;
   });

@@ -74,12 +74,12 @@ export function baoDecodeSlice(slice: Uint8Array, hash: Uint8Array | string, sta
   byteCount(start, 'start');
   byteCount(count, 'count');
   const leafBytes = resolveLeafBytes(opts);
-  const verifier = new TreeVerifier(want, { leafBytes, batchBytes: 0, range: { start, count } });
+  const verifier = new TreeVerifier(want, leafBytes, { start, count });
   const cursor = new ByteCursor(slice, 'slice', want);
   const end = start + count;
   const pieces: Uint8Array[] = [];
   let total = 0;
-  verifyInMemory(verifier, cursor, cursor, leafBytes, (at, bytes) => {
+  verifyInMemory(verifier, cursor, cursor, (at, bytes) => {
     // Chunks at the edges hold bytes outside the request: verified whole, returned in part.
     const piece = bytes.subarray(Math.max(0, start - at), Math.max(0, Math.min(bytes.length, end - at)));
     pieces.push(piece);

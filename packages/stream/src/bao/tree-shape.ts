@@ -74,8 +74,6 @@ export type TreeNode =
   | { kind: 'parent'; start: number; len: number; root: boolean }
   /** A leaf (chunk or chunk group) of `len` bytes, 0 only for the empty content. */
   | { kind: 'leaf'; start: number; len: number; root: boolean }
-  /** A whole subtree of at most `batchBytes` bytes, parents and leaves, taken as one. */
-  | { kind: 'batch'; start: number; len: number; root: boolean }
   /** A subtree outside the wanted range: slices omit it. */
   | { kind: 'skip'; start: number; len: number; root: boolean };
 
@@ -84,8 +82,6 @@ export interface WalkOpts {
   /** Content range whose leaves are wanted; subtrees that miss it become 'skip'. Default: all. */
   rangeStart?: number;
   rangeEnd?: number;
-  /** Subtrees of more than one leaf and at most this many bytes, wholly in range, become 'batch'. */
-  batchBytes?: number;
 }
 
 /**
@@ -94,7 +90,7 @@ export interface WalkOpts {
  * its bytes into one 'skip', which is how `bao slice` leaves nodes out (Bao spec, "Slice Format").
  */
 export function* preOrder(contentLen: number, opts: WalkOpts): Generator<TreeNode, void, undefined> {
-  const { leafBytes, rangeStart = 0, rangeEnd = Infinity, batchBytes = 0 } = opts;
+  const { leafBytes, rangeStart = 0, rangeEnd = Infinity } = opts;
   const starts = [0];
   const lens = [contentLen];
   let root = true;
@@ -105,7 +101,6 @@ export function* preOrder(contentLen: number, opts: WalkOpts): Generator<TreeNod
     const wanted = contentLen === 0 || (start < rangeEnd && start + len > rangeStart);
     if (!wanted) yield { kind: 'skip', start, len, root };
     else if (len <= leafBytes) yield { kind: 'leaf', start, len, root };
-    else if (len <= batchBytes && start >= rangeStart && start + len <= rangeEnd) yield { kind: 'batch', start, len, root };
     else {
       yield { kind: 'parent', start, len, root };
       const left = leftSubtreeBytes(len);
@@ -117,26 +112,14 @@ export function* preOrder(contentLen: number, opts: WalkOpts): Generator<TreeNod
 }
 
 /**
- * Separates the combined encoding of a subtree (pre-order: parents interleaved with content)
- * into its parents, still in pre-order, and its content. A subtree's shape depends only on its
- * length: it is aligned, so the split rule applies to it as to a whole tree.
+ * Visits the nodes of a subtree of `len` bytes in pre-order without building them: how a
+ * combined encoding interleaves a subtree's parents with its leaves. A subtree's shape depends
+ * only on its length: it is aligned, so the split rule applies to it as to a whole tree.
  */
-export function splitEncodedSubtree(encoded: Uint8Array, len: number, leafBytes: number): { parents: Uint8Array; content: Uint8Array } {
-  const parents = new Uint8Array(encoded.length - len);
-  const content = new Uint8Array(len);
-  let pos = 0;
-  let p = 0;
-  let c = 0;
-  for (const node of preOrder(len, { leafBytes })) {
-    if (node.kind === 'parent') {
-      parents.set(encoded.subarray(pos, pos + PARENT_LEN), p);
-      p += PARENT_LEN;
-      pos += PARENT_LEN;
-    } else {
-      content.set(encoded.subarray(pos, pos + node.len), c);
-      c += node.len;
-      pos += node.len;
-    }
-  }
-  return { parents, content };
+export function visitSubtree(len: number, leafBytes: number, parent: () => void, leaf: (len: number) => void): void {
+  if (len <= leafBytes) return leaf(len);
+  parent();
+  const left = leftSubtreeBytes(len);
+  visitSubtree(left, leafBytes, parent, leaf);
+  visitSubtree(len - left, leafBytes, parent, leaf);
 }

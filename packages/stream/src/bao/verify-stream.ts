@@ -6,7 +6,7 @@ import { gatedPair, type GatedTransformer } from './_gated-pair.js';
 import { baoHash, resolveLeafBytes, smallLog, type BaoTreeOpts } from './_options.js';
 import { outboardSource, type OutboardSource } from './_outboard-source.js';
 import { TreeVerifier } from './_tree-verifier.js';
-import { CHUNK_LEN, splitEncodedSubtree } from './tree-shape.js';
+import { CHUNK_LEN, HEADER_LEN, outboardSubtreeLen, PARENT_LEN, visitSubtree } from './tree-shape.js';
 
 export interface BaoVerifyOpts extends BaoTreeOpts {
   /**
@@ -15,10 +15,11 @@ export interface BaoVerifyOpts extends BaoTreeOpts {
    */
   outboard?: Uint8Array | ReadableStream<Uint8Array>;
   /**
-   * Verify and release content in aligned subtrees of up to 2^batchLog chunks (default 0: chunk
-   * by chunk, or group by group). Each such subtree is hashed in one call, which lets the core
-   * hash several chunks at once; every parent is still checked. The cost is latency and memory:
-   * up to 2^batchLog chunks are held before any of them is released.
+   * Wait until whole subtrees of up to 2^batchLog chunks have arrived before checking them
+   * (default 0: never wait). A whole subtree is checked with one subtree hash, which lets the
+   * core hash several chunks at a time; subtrees that arrive in one write are taken whole
+   * anyway. Waiting helps when writes are small, at the cost of holding up to 2^batchLog chunks
+   * before releasing them. What is released before an error does not depend on this option.
    */
   batchLog?: number;
 }
@@ -60,17 +61,19 @@ export class BaoVerifyStream extends TransformStream<Uint8Array, Uint8Array> {
 /** The stream side of the decoder: feeds written bytes and outboard bytes to a TreeVerifier. */
 class BaoVerifier implements GatedTransformer {
   readonly #hash: Uint8Array;
-  readonly #leafBytes: number;
+  readonly #batchBytes: number;
   readonly #verifier: TreeVerifier;
   readonly #outboard: OutboardSource | undefined;
   readonly #input = new ByteQueue();
+  /** Parents of a subtree taken whole from a combined encoding; grows to the largest seen. */
+  #parents = new Uint8Array(0);
   /** Encoded bytes consumed, for error messages. */
   #consumed = 0;
 
   constructor(hash: Uint8Array, leafBytes: number, batchBytes: number, outboard: OutboardSource | undefined) {
     this.#hash = hash;
-    this.#leafBytes = leafBytes;
-    this.#verifier = new TreeVerifier(hash, { leafBytes, batchBytes });
+    this.#batchBytes = batchBytes;
+    this.#verifier = new TreeVerifier(hash, leafBytes);
     this.#outboard = outboard;
   }
 
@@ -78,15 +81,15 @@ class BaoVerifier implements GatedTransformer {
     assertChunk(chunk);
     this.#input.push(chunk);
     try {
-      await this.#run(emit);
+      await this.#run(emit, false);
     } finally {
       this.#input.detach();
     }
   }
 
   async close(emit: (out: Uint8Array) => void): Promise<void> {
-    await this.#run(emit);
-    if (this.#verifier.need.kind !== 'done') {
+    await this.#run(emit, true);
+    if (this.#verifier.kind !== 'done') {
       const what = this.#outboard ? 'content' : 'Bao encoding';
       throw new IntegrityError(bytesToHex(this.#hash), '', `the ${what} ended early: ${this.#input.size} bytes left over after byte ${this.#consumed}, not enough for the next node`);
     }
@@ -98,55 +101,79 @@ class BaoVerifier implements GatedTransformer {
   }
 
   /**
-   * Verifies every node the queued bytes complete. Verified content is copied into one output
-   * per write, released even when a later node in the same write fails.
+   * Verifies every node the queued bytes complete, and whole subtrees at once where all their
+   * bytes are queued (they arrived together, so taking them together delays nothing). Verified
+   * content is copied into one output per write, released even when a later node fails.
+   * `final`: no more input will come, so nothing waits for a whole subtree.
    */
-  async #run(emit: (out: Uint8Array) => void): Promise<void> {
+  async #run(emit: (out: Uint8Array) => void, final: boolean): Promise<void> {
     const verifier = this.#verifier;
     const input = this.#input;
     const outboard = this.#outboard;
+    const leafBytes = verifier.leafBytes;
     // Content released by this write is at most what is queued now.
     let out: Uint8Array | undefined;
     let filled = 0;
+    const verified = (n: number): void => void (filled += n);
     try {
       for (;;) {
-        const need = verifier.need;
-        if (need.kind === 'done') {
+        const { kind, len } = verifier;
+        if (kind === 'done') {
           if (input.size > 0) {
             const what = outboard ? 'content' : 'Bao encoding';
             throw new IntegrityError(bytesToHex(this.#hash), '', `the ${what} has ${input.size} bytes after the end of its tree, at byte ${this.#consumed}`);
           }
           return;
         }
-        if (need.kind === 'header' || need.kind === 'parent') {
-          let bytes: Uint8Array | Promise<Uint8Array> | undefined = outboard ? outboard.read(need.bytes) : input.take(need.bytes);
-          if (bytes instanceof Promise) bytes = await bytes;
-          if (bytes === undefined) return;
-          if (!outboard) this.#consumed += need.bytes;
-          if (need.kind === 'header') verifier.header(bytes);
-          else verifier.parent(bytes);
+        if (kind === 'leaf') {
+          if (input.size < len) return;
+          out ??= new Uint8Array(input.size);
+          input.takeInto(out, filled, len);
+          this.#consumed += len;
+          verifier.leaf(out.subarray(filled, filled + len));
+          filled += len;
           continue;
         }
-        // Content: a leaf, or a batch whose parents come first (interleaved when combined).
-        const encodedBytes = outboard ? need.bytes : need.bytes + need.parents;
-        if (input.size < encodedBytes) return;
-        out ??= new Uint8Array(input.size);
-        const dest = out.subarray(filled, filled + need.bytes);
-        let parents: Uint8Array | undefined;
-        if (need.parents === 0) input.takeInto(dest, 0, need.bytes);
-        else if (outboard) {
-          let p = outboard.read(need.parents);
-          if (p instanceof Promise) p = await p;
-          parents = p;
-          input.takeInto(dest, 0, need.bytes);
-        } else {
-          const split = splitEncodedSubtree(input.take(encodedBytes)!, need.bytes, this.#leafBytes);
-          parents = split.parents;
-          dest.set(split.content);
+        if (kind === 'parent' && verifier.wholeSubtree) {
+          const parentBytes = outboardSubtreeLen(len, leafBytes);
+          const encodedBytes = outboard ? len : len + parentBytes;
+          let whole = input.size >= encodedBytes;
+          if (whole && outboard) {
+            // An outboard that ends inside the subtree is read node by node, up to where it ends.
+            const has = outboard.has(parentBytes);
+            whole = has instanceof Promise ? await has : has;
+          }
+          if (whole) {
+            out ??= new Uint8Array(input.size);
+            const content = out.subarray(filled, filled + len);
+            let parents: Uint8Array;
+            if (outboard) {
+              const p = outboard.read(parentBytes);
+              parents = p instanceof Promise ? await p : p;
+              input.takeInto(content, 0, len);
+            } else {
+              // Separate the interleaved parents and content (Bao spec, "Combined Encoding Format").
+              if (this.#parents.length < parentBytes) this.#parents = new Uint8Array(parentBytes);
+              parents = this.#parents.subarray(0, parentBytes);
+              let p = 0;
+              let c = 0;
+              visitSubtree(len, leafBytes, () => input.takeInto(parents, (p += PARENT_LEN) - PARENT_LEN, PARENT_LEN), (n) => input.takeInto(content, (c += n) - n, n));
+            }
+            this.#consumed += encodedBytes;
+            verifier.subtree(parents, content, verified);
+            continue;
+          }
+          // With batchLog, wait for the rest of a small subtree rather than take it node by node.
+          if (len <= this.#batchBytes && !final) return;
         }
-        this.#consumed += encodedBytes;
-        verifier.content(dest, parents);
-        filled += need.bytes;
+        // The header or a single parent: from the outboard, or from the combined encoding.
+        const size = kind === 'header' ? HEADER_LEN : PARENT_LEN;
+        let bytes: Uint8Array | Promise<Uint8Array> | undefined = outboard ? outboard.read(size) : input.take(size);
+        if (bytes instanceof Promise) bytes = await bytes;
+        if (bytes === undefined) return;
+        if (!outboard) this.#consumed += size;
+        if (kind === 'header') verifier.header(bytes);
+        else verifier.parent(bytes);
       }
     } finally {
       if (filled > 0) emit(out!.subarray(0, filled));

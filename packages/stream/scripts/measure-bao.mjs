@@ -1,0 +1,107 @@
+#!/usr/bin/env node
+// Throughput of Bao verification beside plain BLAKE3 streaming, in Node, on the built package:
+// a 64 MiB content streamed in 64 KiB pieces (as fetch bodies arrive), every case run in each
+// round in rotating order, medians of MB/s of content. Numbers for docs/bao.md.
+//
+// Both clocks are reported: wall time, and the process's CPU time, which is steadier on a
+// shared, saturated machine (other processes steal wall time, not CPU time).
+//
+// Usage: node scripts/measure-bao.mjs [rounds=7] [MiB=64]   (after `pnpm --filter @blake3-web/stream run build`)
+import { backend, blake3, bytesToHex } from '@blake3-web/core';
+import { baoEncode, BaoEncoder, BaoVerifyStream, Blake3Stream } from '@blake3-web/stream';
+import { availableParallelism, cpus, loadavg } from 'node:os';
+
+const rounds = Number(process.argv[2] ?? 7);
+const total = Number(process.argv[3] ?? 64) * 2 ** 20;
+const piece = 64 * 1024;
+
+const data = new Uint8Array(total);
+for (let i = 0; i < total; i++) data[i] = i % 251;
+const expected = bytesToHex(blake3(data));
+const combined = baoEncode(data).encoded;
+const outboard = baoEncode(data, { outboard: true }).encoded;
+const grouped = baoEncode(data, { chunkGroupLog: 4 }).encoded;
+
+const source = (bytes) => {
+  let at = 0;
+  return new ReadableStream(
+    {
+      pull(c) {
+        if (at >= bytes.length) c.close();
+        else c.enqueue(bytes.subarray(at, (at += piece)));
+      },
+    },
+    { highWaterMark: 0 },
+  );
+};
+
+/** Reads to the end and hashes what came out, so a case that drops or alters bytes fails. */
+const drain = async (readable) => {
+  const reader = readable.getReader();
+  let n = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    n += value.length;
+  }
+  if (n !== total) throw new Error(`released ${n} bytes, expected ${total}`);
+};
+
+const cases = {
+  'blake3() one-shot': async () => void blake3(data),
+  'Blake3Stream': async () => {
+    const s = new Blake3Stream();
+    await drain(source(data).pipeThrough(s));
+    if (bytesToHex(await s.digest) !== expected) throw new Error('Blake3Stream digest');
+  },
+  'BaoVerifyStream (combined)': () => drain(source(combined).pipeThrough(new BaoVerifyStream(expected))),
+  'BaoVerifyStream (outboard bytes)': () => drain(source(data).pipeThrough(new BaoVerifyStream(expected, { outboard }))),
+  'BaoVerifyStream (combined, batchLog 2)': () => drain(source(combined).pipeThrough(new BaoVerifyStream(expected, { batchLog: 2 }))),
+  'BaoVerifyStream (combined, batchLog 4)': () => drain(source(combined).pipeThrough(new BaoVerifyStream(expected, { batchLog: 4 }))),
+  'BaoVerifyStream (chunkGroupLog 4)': () => drain(source(grouped).pipeThrough(new BaoVerifyStream(expected, { chunkGroupLog: 4 }))),
+  'baoEncode (combined)': async () => void baoEncode(data),
+  'BaoEncoder (outboard, 64 KiB updates)': async () => {
+    const e = new BaoEncoder();
+    for (let i = 0; i < total; i += piece) e.update(data.subarray(i, i + piece));
+    if (bytesToHex(e.finalize().hash) !== expected) throw new Error('BaoEncoder hash');
+  },
+};
+
+const names = Object.keys(cases);
+const mbps = names.map(() => []);
+const cpuMbps = names.map(() => []);
+const cpuMs = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e3;
+};
+for (let round = -1; round < rounds; round++) {
+  // Round -1 warms up; later rounds rotate the order so no case always follows the same one.
+  for (let k = 0; k < names.length; k++) {
+    const i = (k + Math.max(round, 0)) % names.length;
+    const c = cpuMs();
+    const t = performance.now();
+    await cases[names[i]]();
+    const ms = performance.now() - t;
+    const cms = cpuMs() - c;
+    if (round >= 0) {
+      mbps[i].push(total / 1e3 / ms);
+      cpuMbps[i].push(total / 1e3 / cms);
+    }
+  }
+}
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+const base = median(mbps[1]);
+const cpuBase = median(cpuMbps[1]);
+const lines = [
+  `Node ${process.version}, core backend ${backend()}, ${cpus()[0].model}, ${availableParallelism()} CPUs, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}`,
+  `${total / 2 ** 20} MiB in ${piece / 1024} KiB pieces, ${rounds} rounds, median MB/s of content`,
+  '',
+  '| case | MB/s (wall) | vs Blake3Stream | MB/s (CPU time) | vs Blake3Stream |',
+  '|---|---:|---:|---:|---:|',
+  ...names.map((n, i) => {
+    const w = median(mbps[i]);
+    const c = median(cpuMbps[i]);
+    return `| ${n} | ${w.toFixed(0)} | ${(w / base).toFixed(2)} | ${c.toFixed(0)} | ${(c / cpuBase).toFixed(2)} |`;
+  }),
+];
+process.stdout.write(`${lines.join('\n')}\n`);
