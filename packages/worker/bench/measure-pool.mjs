@@ -62,7 +62,7 @@ if (values.run) {
     const { default: nodeEndpoint } = await import('comlink/dist/esm/node-adapter.mjs');
     const { Worker } = await import('node:worker_threads');
     const { blake3 } = await import('@blake3-web/core');
-    const worker = new Worker(new URL('../dist/worker.js', import.meta.url));
+    const worker = new Worker(new URL('../dist/worker-node.js', import.meta.url));
     const api = wrap(nodeEndpoint(worker));
     const bytes = new Uint8Array(config.bytes).fill(1);
     const task = () => {
@@ -124,6 +124,7 @@ const configs = [
   ...[1, 2, 3, 4].map((size) => ({ kind: 'pool-path', size, subtree: 8 * MiB })),
   { kind: 'pool-blob', size: 2, subtree: 8 * MiB },
   ...[1, 4, 16, 64].map((s) => ({ kind: 'pool-path', size: 1, subtree: s * MiB })),
+  { kind: 'pool-path', size: 2, subtree: 16 * MiB },
   ...[1, 4, 16, 64].map((s) => ({ kind: 'hash-only', subtree: s * MiB })),
   ...[1024, 16 * 1024, 64 * 1024, 256 * 1024, 1024 * 1024].map((bytes) => ({ kind: 'roundtrip', bytes })),
 ].filter((c) => !values.only || JSON.stringify(c).includes(values.only));
@@ -142,11 +143,28 @@ for (let r = 0; r < rounds; r++) {
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const hexes = new Set();
+const summary = [];
 for (const rows of results.values()) {
   const out = { ...rows[0] };
   for (const k of ['ms', 'mbps', 'maxRssMiB', 'cpuMs', 'perCallMs', 'inlineMs']) if (k in out) out[k] = median(rows.map((x) => x[k]));
   if (out.hex) hexes.add(out.hex);
   delete out.hex;
+  summary.push(out);
   console.log(JSON.stringify(out));
+}
+// Per-task overhead: least squares of time against the number of tasks over the subtree sweep
+// (pool of 1, same bytes), so the slope is what one more task costs.
+const sweep = summary.filter((r) => r.kind === 'pool-path' && r.size === 1);
+if (sweep.length >= 2) {
+  const fit = (key) => {
+    const n = sweep.length;
+    const mx = sweep.reduce((a, r) => a + r.tasks, 0) / n;
+    const my = sweep.reduce((a, r) => a + r[key], 0) / n;
+    const sxy = sweep.reduce((a, r) => a + (r.tasks - mx) * (r[key] - my), 0);
+    const sxx = sweep.reduce((a, r) => a + (r.tasks - mx) ** 2, 0);
+    const slope = sxy / sxx;
+    return { perTaskMs: slope, intercept: my - slope * mx };
+  };
+  console.log(JSON.stringify({ perTaskOverhead: { wall: fit('ms'), cpu: fit('cpuMs') } }));
 }
 console.log(JSON.stringify({ sameHashEverywhere: hexes.size === 1, loadAverage1m: load, date: new Date().toISOString(), node: process.version }));

@@ -7,13 +7,20 @@ import { ChainingValueStack } from './merge-chaining-values.js';
 import type { FileSnapshot, HashTask } from './protocol.js';
 
 /**
- * A task's bytes are read and hashed this many at a time (a power of two, so every piece is a
- * subtree of the task's subtree). Memory per task is one piece, whatever the subtree size, and a
- * reused piece-sized buffer avoids the page faults of a fresh subtree-sized one: in Node, reading
- * an 8 MiB subtree whole cost about 2.7 ms per task more than reading it in 1 MiB pieces
- * (docs/worker-pool.md).
+ * Files (Node) are read and hashed this many bytes at a time, into a reused buffer: memory per
+ * task is one piece whatever the subtree size, and there are no page faults of a fresh
+ * subtree-sized buffer per task (reading 8 MiB subtrees whole cost about 2.7 ms more per task,
+ * docs/worker-pool.md). A power of two, so every piece is a subtree of the task's subtree.
  */
-export const READ_PIECE_BYTES = 1024 * 1024;
+export const FILE_PIECE_BYTES = 1024 * 1024;
+
+/**
+ * Blobs are read this many bytes at a time: each read is a round trip to the engine's blob store
+ * (in Chromium, to another process), so small reads are slow there: 1 MiB slices read at about
+ * 500-600 MB/s in Chromium and WebKit, 4-16 MiB slices at 0.8-1.3 GB/s (docs/worker-pool.md).
+ * 8 MiB keeps two tasks in flight per worker under 16 MiB of buffers.
+ */
+export const BLOB_PIECE_BYTES = 8 * 1024 * 1024;
 
 /** Reads an input's bytes by range. */
 export interface RangeReader {
@@ -80,12 +87,14 @@ async function openTaskReader(task: HashTask, openFile: OpenFile): Promise<Range
 let backendReady: Promise<void> | undefined;
 
 /** Hashes one task: a subtree's chaining value, or the whole input's hash. */
-export async function hashRange(task: HashTask, openFile: OpenFile, pieceBytes = READ_PIECE_BYTES): Promise<Uint8Array> {
+export async function hashRange(task: HashTask, openFile: OpenFile, pieceBytesOverride?: number): Promise<Uint8Array> {
   // The core may still be compiling its fastest backend; waiting once costs nothing later.
   await (backendReady ??= ready());
   if (task.output === 'root' && task.start !== 0) throw new RangeError(`a root task must start at 0, got ${task.start}`);
   const { dkLen: _dkLen, ...mode } = task.opts;
   const reader = await openTaskReader(task, openFile);
+  // Bytes already in memory are hashed in one call.
+  const pieceBytes = pieceBytesOverride ?? { blob: BLOB_PIECE_BYTES, file: FILE_PIECE_BYTES, bytes: 2 ** 30 }[task.source.kind];
   try {
     const { start, end } = task;
     let out: Uint8Array;

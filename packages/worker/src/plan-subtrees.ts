@@ -10,11 +10,12 @@
 export const CHUNK_LEN = 1024;
 
 /**
- * The default largest subtree a task hashes: 8 MiB. Measured in docs/worker-pool.md, the per-task
- * cost (a message each way, a slice, an arrayBuffer read) is under 1% from 4 MiB up, and each
- * worker holds at most two subtrees, so memory stays at 16 MiB per worker.
+ * The default largest subtree a task hashes: 16 MiB. A task costs about 0.25 ms beyond its bytes
+ * (messages, open/stat/close, scheduling; docs/worker-pool.md), about 2% of a 16 MiB task and 4%
+ * of an 8 MiB one; memory does not grow with it, as tasks are read in pieces (_hash-range.ts).
+ * Larger subtrees would make progress, abort and the last tasks' load balance coarser.
  */
-export const DEFAULT_SUBTREE_BYTES = 8 * 1024 * 1024;
+export const DEFAULT_SUBTREE_BYTES = 16 * 1024 * 1024;
 
 /**
  * The smallest subtree the planner shrinks to when splitting a mid-sized input across workers.

@@ -27,7 +27,7 @@ export type { WorkerLike } from './_worker-handle.js';
 export type PoolOpts = {
   /** Workers (default: the reported parallelism, at most MAX_DEFAULT_POOL_SIZE). */
   size?: number;
-  /** Largest subtree one task hashes: a power of two from 1024 to 2^30 (default 8 MiB). */
+  /** Largest subtree one task hashes: a power of two from 1024 to 2^30 (default 16 MiB). */
   subtreeBytes?: number;
   /**
    * Starts one worker running `@blake3-web/worker/worker`. Bundled apps pass their own, e.g.

@@ -5,6 +5,7 @@ import { openAsBlob, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createPool, type Pool } from '../src/index-node.ts';
+import { DEFAULT_SUBTREE_BYTES } from '../src/plan-subtrees.ts';
 import { KiB, MiB, settlesWithin, sourceWorker, tempDir } from './_helpers.ts';
 
 const modes: { name: string; opts: Blake3Opts }[] = [
@@ -70,11 +71,16 @@ describe('pool hashes equal blake3()', () => {
     }
   });
 
-  it('with the default (8 MiB) subtree size, including mid-sized inputs split finer', async () => {
-    const p = pool(2, 8 * MiB);
-    for (const total of [MiB, MiB + 1, 12 * MiB + 5, 24 * MiB - 1, 40 * MiB + 3]) {
+  it('with the default subtree size, including mid-sized inputs split finer; paths read in 1 MiB pieces', async () => {
+    const p = pool(2, DEFAULT_SUBTREE_BYTES);
+    const dir = tempDir();
+    for (const total of [MiB, MiB + 1, 12 * MiB + 5, 24 * MiB - 1, 40 * MiB + 3, 70 * MiB - 1]) {
       const input = paint(total, 1);
-      assert.equal(bytesToHex(await p.hashBlob(new Blob([input]))), bytesToHex(blake3(input)), `${total} bytes`);
+      const path = join(dir, `${total}.bin`);
+      writeFileSync(path, input);
+      const expected = bytesToHex(blake3(input, { context: 'pieces' }));
+      assert.equal(bytesToHex(await p.hashBlob(new Blob([input]), { context: 'pieces' })), expected, `Blob of ${total} bytes`);
+      assert.equal(bytesToHex(await p.hashFile(path, { context: 'pieces' })), expected, `path of ${total} bytes`);
     }
   });
 
