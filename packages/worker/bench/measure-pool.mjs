@@ -121,10 +121,10 @@ spawnSync('cat', [file], { stdio: ['ignore', 'ignore', 'inherit'] });
 const script = fileURLToPath(import.meta.url);
 const configs = [
   { kind: 'single' },
-  ...[1, 2, 3, 4].map((size) => ({ kind: 'pool-path', size, subtree: 8 * MiB })),
-  { kind: 'pool-blob', size: 2, subtree: 8 * MiB },
-  ...[1, 4, 16, 64].map((s) => ({ kind: 'pool-path', size: 1, subtree: s * MiB })),
-  { kind: 'pool-path', size: 2, subtree: 16 * MiB },
+  ...[1, 2, 3, 4].map((size) => ({ kind: 'pool-path', size, subtree: 16 * MiB })),
+  { kind: 'pool-path', size: 2, subtree: 8 * MiB },
+  { kind: 'pool-blob', size: 2, subtree: 16 * MiB },
+  ...[1, 4, 8, 64].map((s) => ({ kind: 'pool-path', size: 1, subtree: s * MiB })),
   ...[1, 4, 16, 64].map((s) => ({ kind: 'hash-only', subtree: s * MiB })),
   ...[1024, 16 * 1024, 64 * 1024, 256 * 1024, 1024 * 1024].map((bytes) => ({ kind: 'roundtrip', bytes })),
 ].filter((c) => !values.only || JSON.stringify(c).includes(values.only));

@@ -273,7 +273,8 @@ class WorkerPool implements Pool {
     jobOpts.signal?.throwIfAborted();
     const input = await getInput();
     jobOpts.signal?.throwIfAborted();
-    if (this.#terminated) throw new DOMException('the worker pool was terminated', 'InvalidStateError');
+    // Terminated while this call was finding its input: it was pending, so it is aborted.
+    if (this.#terminated) throw new DOMException('the worker pool was terminated', 'AbortError');
     const total = input.kind === 'blob' ? input.blob.size : input.file.size;
     if (total <= INLINE_MAX_BYTES) return this.#hashInline(input, total, jobOpts);
     const plan = planSubtrees(total, this.#subtreeBytes, this.#slots.length);

@@ -140,6 +140,7 @@ describe('read errors', () => {
       assert.match(e.stack ?? '', /ENOENT/);
       return true;
     });
+    assert.deepEqual(await p.hashBlob(new Blob([paint(10 * S)])), blake3(paint(10 * S)), 'the pool still hashes');
   });
 
   it('a file that shrinks mid-hash rejects with NotReadableError, never a hash', async () => {
@@ -181,6 +182,15 @@ describe('terminate', () => {
     }
     await assert.rejects(p.hashBlob(new Blob([paint(10)])), { name: 'InvalidStateError' });
     p.terminate();
+  });
+
+  it('rejects a hash still finding its input (a path being stat-ed) with AbortError', async () => {
+    const path = join(tempDir(), 'input.bin');
+    writeFileSync(path, paint(10 * S));
+    const p = pool();
+    const hashing = p.hashFile(path);
+    p.terminate();
+    await assert.rejects(settlesWithin(hashing, HANG_GUARD_MS, 'pending hash'), { name: 'AbortError' });
   });
 });
 
