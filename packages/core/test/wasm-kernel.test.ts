@@ -269,6 +269,22 @@ describe(`wasm-simd backend in the public API (seed ${seed})`, () => {
     })(), 'digests along the way');
   });
 
+  it('digests at every group boundary: lazily merged subtrees never compress the root', () => {
+    const data = rng.bytes(20 * 16384 + 5);
+    for (const step of [16384, 32768, 65536, 16384 * 3]) {
+      allEqual(eachBackend(() => {
+        const h = blake3.create();
+        const seen: string[] = [bytesToHex(h.digest())];
+        for (let i = 0; i < data.length; i += step) {
+          h.update(data.subarray(i, i + step));
+          seen.push(bytesToHex(h.digest()));
+        }
+        return seen.join();
+      }), [0, ...Array.from({ length: Math.ceil(data.length / step) }, (_, k) => Math.min(data.length, (k + 1) * step))]
+        .map((end) => referenceHash(data.subarray(0, end))).join(), `updates of ${step} bytes`);
+    }
+  });
+
   it('hashSubtree at offsets around 2^31 and 2^32 chunks (counter lo/hi per lane)', () => {
     for (const chunk of [2 ** 31 - 64, 2 ** 31, TWO_32 - 64, TWO_32 - 16, TWO_32, TWO_32 + 64, 2 ** 40]) {
       const offset = chunk * 1024;
