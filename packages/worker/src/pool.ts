@@ -173,6 +173,11 @@ class HashJob {
   accept(range: SubtreeRange, out: Uint8Array): void {
     if (this.#settled) return;
     try {
+      // A worker that is not ours (createWorker) must not slip a wrong-sized value into a hash.
+      const expected = this.#merger === undefined ? (this.opts.dkLen ?? 32) : 32;
+      if (!(out instanceof Uint8Array) || out.length !== expected) {
+        throw new TypeError(`the worker answered ${describe(out)} for bytes [${range.start}, ${range.end}), not ${expected} bytes`);
+      }
       if (this.#merger === undefined) {
         this.#progress(range.end - range.start);
         return this.#finish(out);

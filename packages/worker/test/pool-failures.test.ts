@@ -112,6 +112,14 @@ describe('worker deaths', () => {
     });
   });
 
+  it('a worker answering with a wrong-sized value rejects the hash instead of merging it', async () => {
+    const p = pool({ createWorker: () => scriptWorker('./_wrong-worker.mjs') });
+    await assert.rejects(settlesWithin(p.hashBlob(new Blob([paint(4 * S)])), HANG_GUARD_MS, 'hash'), {
+      name: 'TypeError',
+      message: /answered a Uint8Array of 31 bytes.*not 32 bytes/,
+    });
+  });
+
   it('createWorker throwing rejects the hash with its error', async () => {
     const oops = new Error('no workers allowed');
     const p = pool({ createWorker: () => { throw oops; } });
