@@ -48,18 +48,20 @@ export async function main(argv: readonly string[], io: Io = stdio): Promise<num
   }
 }
 
-async function open(path: string, args: Args, mode: Mode, pool: PoolHasher): Promise<OutputReader> {
+/** `length` output bytes from position `seek` of the hash of `path` (`-` is standard input). */
+async function hashPath(path: string, args: Args, mode: Mode, pool: PoolHasher, length: number): Promise<Uint8Array> {
+  let reader: OutputReader;
   if (path === '-') {
     if (args.keyed) throw new Error('Cannot open `-` in keyed mode');
-    return hashStdin(mode);
+    reader = await hashStdin(mode);
+  } else {
+    const info = await stat(path);
+    // The pool gives output from position 0; a seek reads the XOF here.
+    const pooled = info.isFile() && args.seek === 0n ? await pool.hash(path, info.size, mode, length) : undefined;
+    if (pooled) return pooled;
+    reader = await hashFileHere(path, mode);
   }
-  const info = await stat(path);
-  const reader = info.isFile() ? await pool.hash(path, info.size, mode) : undefined;
-  return reader ?? hashFileHere(path, mode);
-}
-
-function outputBytes(reader: OutputReader, seek: bigint, length: number): Uint8Array {
-  reader.position = seek;
+  reader.position = args.seek;
   return reader.read(length);
 }
 
@@ -68,7 +70,7 @@ async function hashAll(args: Args, mode: Mode, io: Io, pool: PoolHasher): Promis
   for (const path of args.files) {
     let bytes: Uint8Array;
     try {
-      bytes = outputBytes(await open(path, args, mode, pool), args.seek, args.length);
+      bytes = await hashPath(path, args, mode, pool, args.length);
     } catch (err) {
       io.err(`${NAME}: ${path}: ${osErrorReason(err)}\n`);
       status = 1;
@@ -108,7 +110,7 @@ async function checkAll(args: Args, mode: Mode, io: Io, pool: PoolHasher): Promi
       }
       let found: Uint8Array;
       try {
-        found = outputBytes(await open(parsed.path, args, mode, pool), args.seek, 32);
+        found = await hashPath(parsed.path, args, mode, pool, 32);
       } catch (err) {
         io.out(`${parsed.shown}: FAILED (${osErrorReason(err)})\n`);
         failed++;
