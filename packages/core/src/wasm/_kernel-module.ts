@@ -94,7 +94,7 @@ function rounds(f: FunctionBody, sets: readonly Lanes[]): void {
   }
 }
 
-/** Transposes the 4x4 matrix of 32-bit words whose rows are in locals `rows` (in place). */
+/** Transposes the 4x4 matrix of 32-bit words whose rows are in locals `rows` into locals `out` (`t`: scratch). */
 function transpose(f: FunctionBody, rows: readonly number[], out: readonly number[], t: readonly number[]): void {
   const [r0, r1, r2, r3] = rows;
   f.get(r0).get(r1).shuffle(UNPACK_LO32).set(t[0]);
