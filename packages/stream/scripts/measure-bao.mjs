@@ -8,7 +8,7 @@
 //
 // Usage: node scripts/measure-bao.mjs [rounds=7] [MiB=64]   (after `pnpm --filter @blake3-web/stream run build`)
 import { backend, blake3, bytesToHex } from '@blake3-web/core';
-import { baoEncode, BaoEncoder, BaoVerifyStream, Blake3Stream } from '@blake3-web/stream';
+import { baoDecode, baoEncode, BaoEncoder, BaoVerifyStream, Blake3Stream } from '@blake3-web/stream';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 
 const rounds = Number(process.argv[2] ?? 7);
@@ -59,6 +59,9 @@ const cases = {
   'BaoVerifyStream (combined, batchLog 2)': () => drain(source(combined).pipeThrough(new BaoVerifyStream(expected, { batchLog: 2 }))),
   'BaoVerifyStream (combined, batchLog 4)': () => drain(source(combined).pipeThrough(new BaoVerifyStream(expected, { batchLog: 4 }))),
   'BaoVerifyStream (chunkGroupLog 4)': () => drain(source(grouped).pipeThrough(new BaoVerifyStream(expected, { chunkGroupLog: 4 }))),
+  'baoDecode (in memory, combined)': async () => {
+    if (baoDecode(combined, expected).length !== total) throw new Error('baoDecode length');
+  },
   'baoEncode (combined)': async () => void baoEncode(data),
   'BaoEncoder (outboard, 64 KiB updates)': async () => {
     const e = new BaoEncoder();

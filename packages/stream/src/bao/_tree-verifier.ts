@@ -54,6 +54,11 @@ export class TreeVerifier {
     this.#range = range;
   }
 
+  /** The content length the header claims (-1 before it): trusted only once `kind` is 'done'. */
+  get claimedLength(): number {
+    return this.#contentLen;
+  }
+
   header(bytes: Uint8Array): void {
     const claimed = readHeader(bytes);
     if (claimed > BigInt(Number.MAX_SAFE_INTEGER)) {

@@ -31,12 +31,20 @@ export class ByteCursor {
   }
 }
 
+/** Where verified content goes. */
+export interface ContentSink {
+  /** A place for `len` bytes of content from content byte `start`, filled before they are checked. */
+  space(start: number, len: number): Uint8Array;
+  /** `bytes`, content from content byte `start`, matched the hash: a view of the input or of a `space`. */
+  verified(start: number, bytes: Uint8Array): void;
+}
+
 /**
  * Runs a verifier over encodings in memory: `tree` gives the header and parents, `content` the
- * content (the same cursor for a combined encoding or a slice). Calls `emit` with each verified
- * piece of content, in order. Subtrees that are wholly there are checked at once.
+ * content (the same cursor for a combined encoding or a slice). Subtrees that are wholly there
+ * are checked at once.
  */
-export function verifyInMemory(verifier: TreeVerifier, tree: ByteCursor, content: ByteCursor, emit: (start: number, bytes: Uint8Array) => void): void {
+export function verifyInMemory(verifier: TreeVerifier, tree: ByteCursor, content: ByteCursor, sink: ContentSink): void {
   const combined = tree === content;
   const leafBytes = verifier.leafBytes;
   for (;;) {
@@ -46,22 +54,22 @@ export function verifyInMemory(verifier: TreeVerifier, tree: ByteCursor, content
     else if (kind === 'leaf') {
       const bytes = content.take(len);
       verifier.leaf(bytes);
-      emit(start, bytes);
+      sink.verified(start, bytes);
     } else if (!verifier.wholeSubtree) verifier.parent(tree.take(PARENT_LEN));
     else if (combined && tree.remaining >= encodedSubtreeLen(len, leafBytes)) {
       // Separate the interleaved parents and content (Bao spec, "Combined Encoding Format").
       const parents = new Uint8Array(outboardSubtreeLen(len, leafBytes));
-      const bytes = new Uint8Array(len);
+      const bytes = sink.space(start, len);
       let p = 0;
       let c = 0;
       visitSubtree(len, leafBytes, () => parents.set(tree.take(PARENT_LEN), (p += PARENT_LEN) - PARENT_LEN), (n) => bytes.set(tree.take(n), (c += n) - n));
       let done = 0;
-      verifier.subtree(parents, bytes, (n) => emit(start + done, bytes.subarray(done, (done += n))));
+      verifier.subtree(parents, bytes, (n) => sink.verified(start + done, bytes.subarray(done, (done += n))));
     } else if (!combined && tree.remaining >= outboardSubtreeLen(len, leafBytes) && content.remaining >= len) {
       const parents = tree.take(outboardSubtreeLen(len, leafBytes));
       const bytes = content.take(len);
       let done = 0;
-      verifier.subtree(parents, bytes, (n) => emit(start + done, bytes.subarray(done, (done += n))));
+      verifier.subtree(parents, bytes, (n) => sink.verified(start + done, bytes.subarray(done, (done += n))));
     } else verifier.parent(tree.take(PARENT_LEN));
   }
   tree.assertEnd();

@@ -1,4 +1,3 @@
-import { concatBytes } from './_concat.js';
 import { assertBytes, baoHash, resolveLeafBytes, type BaoTreeOpts } from './_options.js';
 import { TreeVerifier } from './_tree-verifier.js';
 import { ByteCursor, verifyInMemory } from './_verify-in-memory.js';
@@ -22,13 +21,19 @@ export function baoDecode(encoded: Uint8Array, hash: Uint8Array | string, opts: 
   const tree = new ByteCursor(outboard ?? encoded, outboard ? 'outboard' : 'encoding', want);
   const content = outboard ? new ByteCursor(encoded, 'content', want) : tree;
   const verifier = new TreeVerifier(want, leafBytes);
-  // Joined at the end rather than sized from the header, which is not trusted before the final
-  // chunk verifies (Bao spec, "Decoder").
-  const pieces: Uint8Array[] = [];
-  let total = 0;
-  verifyInMemory(verifier, tree, content, (_start, bytes) => {
-    pieces.push(bytes);
-    total += bytes.length;
+  // The output is sized from the header, which is not trusted before the final chunk verifies
+  // (Bao spec, "Decoder"), so never beyond the content bytes actually given: verified content
+  // comes from the input, so it always fits, and an encoding that claims more fails anyway.
+  let out: Uint8Array | undefined;
+  const output = (): Uint8Array => (out ??= new Uint8Array(Math.min(verifier.claimedLength, encoded.length)));
+  verifyInMemory(verifier, tree, content, {
+    space: (start, len) => output().subarray(start, start + len),
+    verified: (start, bytes) => {
+      const o = output();
+      // Subtrees were assembled in place; single leaves are views of the input.
+      if (bytes.buffer !== o.buffer) o.set(bytes, start);
+    },
   });
-  return concatBytes(pieces, total);
+  // Done means the final chunk verified, so the header's length is the content's.
+  return output();
 }

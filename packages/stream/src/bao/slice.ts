@@ -79,11 +79,14 @@ export function baoDecodeSlice(slice: Uint8Array, hash: Uint8Array | string, sta
   const end = start + count;
   const pieces: Uint8Array[] = [];
   let total = 0;
-  verifyInMemory(verifier, cursor, cursor, (at, bytes) => {
-    // Chunks at the edges hold bytes outside the request: verified whole, returned in part.
-    const piece = bytes.subarray(Math.max(0, start - at), Math.max(0, Math.min(bytes.length, end - at)));
-    pieces.push(piece);
-    total += piece.length;
+  verifyInMemory(verifier, cursor, cursor, {
+    space: (_at, len) => new Uint8Array(len),
+    verified: (at, bytes) => {
+      // Chunks at the edges hold bytes outside the request: verified whole, returned in part.
+      const piece = bytes.subarray(Math.max(0, start - at), Math.max(0, Math.min(bytes.length, end - at)));
+      pieces.push(piece);
+      total += piece.length;
+    },
   });
   return concatBytes(pieces, total);
 }
