@@ -14,6 +14,8 @@ export interface BaoTreeOpts {
 
 /** The largest leaf is 2^16 chunks (64 MiB): the decoder holds one leaf in memory. */
 const MAX_GROUP_LOG = 16;
+/** The longest a verifier may wait for a subtree: 2^20 chunks (1 GiB). */
+export const MAX_BATCH_LOG = 20;
 
 export function resolveLeafBytes(opts: BaoTreeOpts | undefined, name = 'opts'): number {
   if (opts === undefined) return leafLen(0);

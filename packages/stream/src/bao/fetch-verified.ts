@@ -1,5 +1,5 @@
 import { describe } from '../_describe.js';
-import { baoHash } from './_options.js';
+import { baoHash, MAX_BATCH_LOG, resolveLeafBytes, smallLog } from './_options.js';
 import { BaoVerifyStream, type BaoVerifyOpts } from './verify-stream.js';
 
 export interface FetchVerifiedOpts extends Omit<BaoVerifyOpts, 'outboard'> {
@@ -45,7 +45,8 @@ export async function fetchVerified(input: RequestInfo | URL, hash: Uint8Array |
   else if (typeof outboard === 'string' || outboard instanceof URL || outboard instanceof Request) outboardRequest = outboard;
   else if (outboard !== undefined) throw new TypeError(`opts.outboard must be a URL, a Request or a Uint8Array, got ${describe(outboard)}`);
   // Checked now, not when the body is first read.
-  new BaoVerifyStream(want, verifyOpts);
+  resolveLeafBytes(verifyOpts);
+  smallLog(verifyOpts.batchLog, 'opts.batchLog', MAX_BATCH_LOG);
 
   const settled = await Promise.allSettled([
     doFetch(input, init),

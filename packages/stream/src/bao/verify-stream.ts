@@ -3,7 +3,7 @@ import { assertChunk } from '../_chunks.js';
 import { IntegrityError } from '../integrity-error.js';
 import { ByteQueue } from './_byte-queue.js';
 import { gatedPair, type GatedTransformer } from './_gated-pair.js';
-import { baoHash, resolveLeafBytes, smallLog, type BaoTreeOpts } from './_options.js';
+import { baoHash, MAX_BATCH_LOG, resolveLeafBytes, smallLog, type BaoTreeOpts } from './_options.js';
 import { outboardSource, type OutboardSource } from './_outboard-source.js';
 import { TreeVerifier } from './_tree-verifier.js';
 import { CHUNK_LEN, HEADER_LEN, outboardSubtreeLen, PARENT_LEN, visitSubtree } from './tree-shape.js';
@@ -48,7 +48,7 @@ export class BaoVerifyStream extends TransformStream<Uint8Array, Uint8Array> {
   constructor(hash: Uint8Array | string, opts: BaoVerifyOpts = {}) {
     const want = baoHash(hash);
     const leafBytes = resolveLeafBytes(opts);
-    const batchBytes = CHUNK_LEN * 2 ** smallLog(opts.batchLog, 'opts.batchLog', 20);
+    const batchBytes = CHUNK_LEN * 2 ** smallLog(opts.batchLog, 'opts.batchLog', MAX_BATCH_LOG);
     const outboard = opts.outboard === undefined ? undefined : outboardSource(opts.outboard, want);
     super();
     const pair = gatedPair(new BaoVerifier(want, leafBytes, batchBytes, outboard));
