@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
 import { defineConfig, type Plugin } from 'vite';
 import { createBlobStore } from './server/blob-store.ts';
 
@@ -17,11 +20,29 @@ function blobs(): Plugin {
   };
 }
 
+// The benchmark page measures the peers bench/ installs; their versions go into its results.
+const PEERS = ['blake3-jit', 'hash-wasm', '@noble/hashes'];
+function peerVersion(name: string): string {
+  const file = fileURLToPath(new URL(`../bench/node_modules/${name}/package.json`, import.meta.url));
+  return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+}
+
 export default defineConfig({
   // Relative asset URLs: the built site works from any static host and any sub-path.
   base: './',
   plugins: [blobs()],
+  define: { __BENCH_PEERS__: JSON.stringify(PEERS.map((name) => ({ name, version: peerVersion(name) }))) },
   server: { host: '127.0.0.1', headers: isolation },
   preview: { host: '127.0.0.1', headers: isolation },
-  build: { target: 'es2022' },
+  // The pool's worker imports modules of its own: only module workers can hold them as chunks.
+  worker: { format: 'es' },
+  build: {
+    target: 'es2022',
+    rolldownOptions: {
+      input: {
+        main: fileURLToPath(new URL('./index.html', import.meta.url)),
+        bench: fileURLToPath(new URL('./bench.html', import.meta.url)),
+      },
+    },
+  },
 });

@@ -20,7 +20,10 @@ function findCell(cells: readonly Cell[], mode: Mode, candidate: string, size: n
 }
 
 /** MB/s and ratio to our core, per size, one row per implementation that offers the mode. */
-export function throughputTable(report: BenchReport, mode: Mode): string {
+/** The parts of a report the throughput tables read; browser reports have them too. */
+export type ThroughputData = Pick<BenchReport, 'config' | 'candidates' | 'verifications' | 'cells' | 'baseline'>;
+
+export function throughputTable(report: ThroughputData, mode: Mode): string {
   const sizes = report.config.sizes;
   const head = `| implementation | ${sizes.map((s) => `${formatSize(s)} MB/s | ×`).join(' | ')} |`;
   const rule = `|:--|${sizes.map(() => '--:|--:').join('|')}|`;

@@ -21,6 +21,8 @@ export interface RunOptions {
   readonly log?: (line: string) => void;
   /** Awaited between samples: a browser page passes a macrotask so it stays responsive. */
   readonly pause?: () => Promise<void>;
+  /** Called after every round with every cell so far: a page draws its table as rounds complete. */
+  readonly onRound?: (cells: readonly Cell[], round: number) => void;
   // No forced garbage collection between samples: tried with `node --expose-gc`, it reset V8's
   // heap sizing so that hashers allocated per message ran at 14.5 MB/s instead of 24 at 64 B,
   // with twice the spread. Steady state is what applications see.
@@ -138,6 +140,7 @@ export async function runRounds(opts: RunOptions): Promise<RunResult> {
       }
     }
     log(`round ${r + 1}/${opts.rounds} done at ${((now() - started) / 1000).toFixed(0)} s`);
+    opts.onRound?.(groups.flat().map((w) => w.cell), r);
   }
 
   const cells = groups.flat().map((w) => w.cell);

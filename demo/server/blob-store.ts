@@ -1,7 +1,9 @@
 // Content-addressed blobs for the verified-download demo and its tests: GET /blobs/<hex> serves
-// the bytes whose BLAKE3 is <hex>; `?tamper=1` flips one byte on the way out, as a corrupting
-// proxy or disk would. The demo's Vite server and the e2e fixture server both mount it.
+// the bytes whose BLAKE3 is <hex>, GET /blobs/<hex>.bao their Bao combined encoding; `?tamper=1`
+// flips one content byte on the way out, as a corrupting proxy or disk would. The demo's Vite
+// server and the e2e fixture server both mount it.
 import { blake3, bytesToHex } from '@blake3-web/core';
+import { baoEncode } from '@blake3-web/stream';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export type BlobInfo = { hex: string; size: number };
@@ -16,21 +18,48 @@ function makeBlob(size: number, seed: number): Uint8Array {
   return out;
 }
 
+/** The content byte every tampered response flips: the middle one. */
+export function tamperedOffset(size: number): number {
+  return Math.floor(size / 2);
+}
+
+type Encoded = { readonly bao: Uint8Array; readonly baoTampered: Uint8Array };
+
+/**
+ * The combined encoding, and the same with the content byte at tamperedOffset flipped (the
+ * parents unchanged, as a corrupted copy of a good file would be). That byte's place in the
+ * pre-order layout is found by encoding the changed content too: its parents all differ, and
+ * they come before the chunk, so the last differing byte is the content byte itself.
+ */
+function encodeBao(bytes: Uint8Array): Encoded {
+  const bao = baoEncode(bytes).encoded;
+  const changed = bytes.slice();
+  changed[tamperedOffset(bytes.length)] ^= 1;
+  const other = baoEncode(changed).encoded;
+  let at = bao.length - 1;
+  while (at >= 0 && bao[at] === other[at]) at--;
+  const baoTampered = bao.slice();
+  baoTampered[at] ^= 1;
+  return { bao, baoTampered };
+}
+
 export function createBlobStore(sizes: readonly number[] = [100_000, 3_000_000]) {
   const blobs = new Map<string, Uint8Array>();
   for (const [i, size] of sizes.entries()) {
     const bytes = makeBlob(size, i + 1);
     blobs.set(bytesToHex(blake3(bytes)), bytes);
   }
+  // Encoded on first request: most servers that mount the store never serve an encoding.
+  const encodings = new Map<string, Encoded>();
   const list: BlobInfo[] = [...blobs].map(([hex, bytes]) => ({ hex, size: bytes.length }));
 
   /** Connect-style middleware; passes on anything that is not a blob request. */
   function middleware(req: IncomingMessage, res: ServerResponse, next: () => void): void {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    const match = /\/blobs\/(index\.json|[0-9a-f]{64})$/.exec(url.pathname);
+    const match = /\/blobs\/(index\.json|[0-9a-f]{64})(\.bao)?$/.exec(url.pathname);
     if (!match || req.method !== 'GET') return next();
     res.setHeader('Cache-Control', 'no-store');
-    if (match[1] === 'index.json') {
+    if (match[1] === 'index.json' && !match[2]) {
       res.setHeader('Content-Type', 'application/json');
       res.end(JSON.stringify(list));
       return;
@@ -47,8 +76,15 @@ export function createBlobStore(sizes: readonly number[] = [100_000, 3_000_000])
       res.end('no such blob');
       return;
     }
-    const body = url.searchParams.has('tamper') ? bytes.slice() : bytes;
-    if (body !== bytes) body[Math.floor(body.length / 2)] ^= 1;
+    let body: Uint8Array;
+    if (match[2]) {
+      let encoded = encodings.get(match[1]);
+      if (!encoded) encodings.set(match[1], (encoded = encodeBao(bytes)));
+      body = url.searchParams.has('tamper') ? encoded.baoTampered : encoded.bao;
+    } else {
+      body = url.searchParams.has('tamper') ? bytes.slice() : bytes;
+      if (body !== bytes) body[tamperedOffset(body.length)] ^= 1;
+    }
     res.setHeader('Content-Type', 'application/octet-stream');
     res.setHeader('Content-Length', String(body.length));
     res.end(body);

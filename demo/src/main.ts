@@ -1,47 +1,61 @@
-import { backend, blake3, bytesToHex, ready } from '@blake3-web/core';
+// The "Hash files" section: options, file picker, drop zone.
+import { backend, ready } from '@blake3-web/core';
+
+import { enqueueFiles } from './hash-files.ts';
+import { parseOptions, type Mode } from './hash-options.ts';
+import { defaultPoolSize } from './pool.ts';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const fileInput = $<HTMLInputElement>('file');
+const dropZone = $<HTMLElement>('drop-zone');
+const results = $<HTMLOListElement>('results');
+const mode = $<HTMLSelectElement>('mode');
+const key = $<HTMLInputElement>('key');
+const context = $<HTMLInputElement>('context');
+const dkLen = $<HTMLInputElement>('dklen');
+const optionsError = $<HTMLElement>('options-error');
 
-function show(id: string, text: string): void {
-  $(id).textContent = text;
+function currentOptions() {
+  return parseOptions(mode.value as Mode, key.value, context.value, dkLen.value);
 }
 
-function formatBytes(n: number): string {
-  const units = ['B', 'KiB', 'MiB', 'GiB'];
-  let i = 0;
-  while (n >= 1024 && i < units.length - 1) (n /= 1024), i++;
-  return `${n.toFixed(i === 0 ? 0 : 1)} ${units[i]}`;
+/** Shows the fields the mode needs and says what is wrong before anything is hashed. */
+function refreshOptions(): void {
+  $('key-field').hidden = mode.value !== 'keyed';
+  $('context-field').hidden = mode.value !== 'derive';
+  const parsed = currentOptions();
+  optionsError.textContent = parsed.ok ? '' : parsed.error;
 }
 
-// Streams the file through the incremental hasher, so memory stays flat for large files.
-async function hashFile(file: File): Promise<Uint8Array> {
-  const hasher = blake3.create();
-  const reader = file.stream().getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return hasher.digest();
-    hasher.update(value);
+function hash(files: FileList | null | undefined): void {
+  if (!files || files.length === 0) return;
+  const parsed = currentOptions();
+  if (!parsed.ok) {
+    optionsError.textContent = parsed.error;
+    return;
   }
+  enqueueFiles(results, Array.from(files), parsed.opts, parsed.summary);
 }
 
-fileInput.addEventListener('change', async () => {
-  const file = fileInput.files?.[0];
-  if (!file) return;
-  show('digest', 'hashing…');
-  await ready();
-  const start = performance.now();
-  try {
-    const digest = await hashFile(file);
-    const ms = performance.now() - start;
-    show('digest', bytesToHex(digest));
-    show('size', formatBytes(file.size));
-    show('time', `${ms.toFixed(1)} ms`);
-    show('speed', ms > 0 ? `${(file.size / 1e6 / (ms / 1e3)).toFixed(0)} MB/s` : '–');
-  } catch (err) {
-    show('digest', `error: ${(err as Error).message}`);
-  }
-  show('backend', backend());
+for (const input of [mode, key, context, dkLen]) input.addEventListener('input', refreshOptions);
+$('hash-options').addEventListener('submit', (e) => e.preventDefault());
+fileInput.addEventListener('change', () => {
+  hash(fileInput.files);
+  // Picking the same file again must hash it again.
+  fileInput.value = '';
+});
+dropZone.addEventListener('dragover', (e) => {
+  e.preventDefault();
+  dropZone.classList.add('dragging');
+});
+dropZone.addEventListener('dragleave', () => dropZone.classList.remove('dragging'));
+dropZone.addEventListener('drop', (e) => {
+  e.preventDefault();
+  dropZone.classList.remove('dragging');
+  hash(e.dataTransfer?.files);
 });
 
-show('backend', backend());
+refreshOptions();
+$('workers').textContent = String(defaultPoolSize());
+$('backend').textContent = backend();
+void ready().then(() => ($('backend').textContent = backend()));
