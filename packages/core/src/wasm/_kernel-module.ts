@@ -11,7 +11,7 @@
 //   ROOT_PTR    the root node for XOF output: 8 chaining-value words, then the 16 block words
 //   XOF_PTR     output blocks, in stream order
 import { BLOCK_LEN, CHUNK_END, CHUNK_LEN, CHUNK_START, IV, PARENT } from '../_constants.js';
-import { encodeModule, FunctionBody, type FuncDef } from './_module.js';
+import { encodeModule, FunctionBody, type FuncDef, type Template } from './_module.js';
 
 export const MAX_CHUNKS = 64;
 export const XOF_MAX_GROUPS = 64;
@@ -66,30 +66,38 @@ function lanes(f: FunctionBody): Lanes {
   };
 }
 
-/** One G function: mixes a column or diagonal of the state with message vectors `mx`, `my`. */
-function g(f: FunctionBody, L: Lanes, [a, b, c, d]: readonly number[], mx: number, my: number): void {
-  const { v, t } = L;
+/**
+ * One G function on slots a, b, c, d (state), mx, my (message) and t (scratch): mixes a column
+ * or diagonal of the state with two message vectors. Recorded once, replayed on each G's locals.
+ */
+function gTemplate(): Template {
+  const [a, b, c, d, mx, my, t] = range(7);
+  const f = new FunctionBody(0);
   const rotr = (n: number) => f.tee(t).i32(n).simd('i32x4.shr_u').get(t).i32(32 - n).simd('i32x4.shl').simd('v128.or');
-  f.get(v[a]).get(v[b]).simd('i32x4.add').get(mx).simd('i32x4.add').tee(v[a]);
-  f.get(v[d]).simd('v128.xor').tee(t).get(t).shuffle(ROT16).tee(v[d]);
-  f.get(v[c]).simd('i32x4.add').tee(v[c]);
-  f.get(v[b]).simd('v128.xor');
-  rotr(12).tee(v[b]);
-  f.get(v[a]).simd('i32x4.add').get(my).simd('i32x4.add').tee(v[a]);
-  f.get(v[d]).simd('v128.xor').tee(t).get(t).shuffle(ROT8).tee(v[d]);
-  f.get(v[c]).simd('i32x4.add').tee(v[c]);
-  f.get(v[b]).simd('v128.xor');
-  rotr(7).set(v[b]);
+  f.get(a).get(b).simd('i32x4.add').get(mx).simd('i32x4.add').tee(a);
+  f.get(d).simd('v128.xor').tee(t).get(t).shuffle(ROT16).tee(d);
+  f.get(c).simd('i32x4.add').tee(c);
+  f.get(b).simd('v128.xor');
+  rotr(12).tee(b);
+  f.get(a).simd('i32x4.add').get(my).simd('i32x4.add').tee(a);
+  f.get(d).simd('v128.xor').tee(t).get(t).shuffle(ROT8).tee(d);
+  f.get(c).simd('i32x4.add').tee(c);
+  f.get(b).simd('v128.xor');
+  rotr(7).set(b);
+  return f.template();
 }
 
 /**
  * The 7 rounds; the message permutation is applied here, by renaming, not at run time. With
  * several lane sets, their G functions alternate (independent work for the out-of-order core).
  */
-function rounds(f: FunctionBody, sets: readonly Lanes[]): void {
+function rounds(f: FunctionBody, sets: readonly Lanes[], g: Template): void {
   let schedule = range(16);
   for (let r = 0; r < 7; r++) {
-    for (let i = 0; i < 8; i++) for (const L of sets) g(f, L, G_LANES[i], L.m[schedule[2 * i]], L.m[schedule[2 * i + 1]]);
+    for (let i = 0; i < 8; i++) {
+      const [a, b, c, d] = G_LANES[i];
+      for (const { v, m, t } of sets) f.replay(g, [v[a], v[b], v[c], v[d], m[schedule[2 * i]], m[schedule[2 * i + 1]], t]);
+    }
     schedule = MSG_PERMUTATION.map((p) => schedule[p]);
   }
 }
@@ -141,7 +149,7 @@ function counters(f: FunctionBody, lo: number, hi: number, base: number, outLo: 
  * from IN_PTR, 4 at a time, the first with the 64-bit chunk counter given, then merges `merges`
  * levels of parents 4 at a time. Leaves n >> merges chaining values at CV_PTR (word-sliced).
  */
-function chunksFunction(opts: Required<KernelOptions>): FuncDef {
+function chunksFunction(opts: Required<KernelOptions>, g: Template): FuncDef {
   const [n, ctrLo, ctrHi, flags, merges] = [0, 1, 2, 3, 4];
   const f = new FunctionBody(5);
   const sets = range(opts.interleave).map(() => ({
@@ -182,7 +190,7 @@ function chunksFunction(opts: Required<KernelOptions>): FuncDef {
         f.get(b).i32(CHUNK_LEN / BLOCK_LEN - 1).op('i32.eq').i32(CHUNK_END).op('i32.mul').op('i32.or');
         f.simd('i32x4.splat').set(active[0].L.v[15]);
         for (const set of active.slice(1)) f.get(active[0].L.v[15]).set(set.L.v[15]);
-        rounds(f, active.map((set) => set.L));
+        rounds(f, active.map((set) => set.L), g);
         for (const set of active) for (let j = 0; j < 8; j++) f.get(set.L.v[j]).get(set.L.v[j + 8]).simd('v128.xor').set(set.h[j]);
         f.get(p).i32(BLOCK_LEN).op('i32.add').set(p);
         f.get(b).i32(1).op('i32.add').tee(b).i32(CHUNK_LEN / BLOCK_LEN).op('i32.ne').br('br_if', 0);
@@ -226,7 +234,7 @@ function chunksFunction(opts: Required<KernelOptions>): FuncDef {
       f.v128i32x4([0, 0, 0, 0]).tee(L.v[12]).set(L.v[13]);
       f.v128i32x4([BLOCK_LEN, BLOCK_LEN, BLOCK_LEN, BLOCK_LEN]).set(L.v[14]);
       f.get(flags).i32(PARENT).op('i32.or').simd('i32x4.splat').set(L.v[15]);
-      rounds(f, [L]);
+      rounds(f, [L], g);
       for (let j = 0; j < 8; j++) f.get(out).get(L.v[j]).get(L.v[j + 8]).simd('v128.xor').simdMem('v128.store', 16 * j);
       f.get(input).i32(256).op('i32.add').set(input);
       f.get(out).i32(128).op('i32.add').set(out);
@@ -245,7 +253,7 @@ function chunksFunction(opts: Required<KernelOptions>): FuncDef {
  * node at ROOT_PTR, lanes = consecutive output counters from the 64-bit counter given, written
  * in stream order at XOF_PTR. `flags` includes ROOT.
  */
-function xofFunction(): FuncDef {
+function xofFunction(g: Template): FuncDef {
   const [groups, ctrLo, ctrHi, blockLen, flags] = [0, 1, 2, 3, 4];
   const f = new FunctionBody(5);
   const L = lanes(f);
@@ -267,7 +275,7 @@ function xofFunction(): FuncDef {
     f.get(ctrLoV).set(L.v[12]).get(ctrHiV).set(L.v[13]);
     f.get(blockLen).simd('i32x4.splat').set(L.v[14]);
     f.get(flags).simd('i32x4.splat').set(L.v[15]);
-    rounds(f, [L]);
+    rounds(f, [L], g);
     for (let j = 0; j < 8; j++) {
       f.get(L.v[j]).get(L.v[j + 8]).simd('v128.xor').set(w[j]);
       f.get(L.v[j + 8]).get(cv[j]).simd('v128.xor').set(w[j + 8]);
@@ -290,5 +298,6 @@ export function kernelModule(options: KernelOptions = {}): Uint8Array<ArrayBuffe
   // lane (V8 1 MiB: 2054 vs 2010 MB/s; JSC 1567 vs 1528); 2 interleaved groups beat 1 in V8
   // (1 MiB: 2006-2084 vs 1846-1977 MB/s) and tie in SpiderMonkey and JSC.
   const opts: Required<KernelOptions> = { loads: options.loads ?? 'transpose', interleave: options.interleave ?? 2 };
-  return encodeModule([chunksFunction(opts), xofFunction()], { name: 'memory', pages: PAGES });
+  const g = gTemplate();
+  return encodeModule([chunksFunction(opts, g), xofFunction(g)], { name: 'memory', pages: PAGES });
 }

@@ -44,10 +44,23 @@ export class ByteWriter implements ByteSink {
     this.#buf = grown;
   }
 
+  /** Overwrites the byte at `pos` (already written). */
+  patch(pos: number, byte: number): void {
+    if (pos >= this.#len) throw new RangeError(`patch at ${pos} is past the ${this.#len} bytes written`);
+    this.#buf[pos] = byte;
+  }
+
   bytes(): Uint8Array<ArrayBuffer> {
     return this.#buf.slice(0, this.#len);
   }
 }
+
+/**
+ * A recorded instruction sequence whose local indices are slots (0, 1, ...), replayed with
+ * `FunctionBody.replay` on other locals: the kernel's 336 G functions are one template, which
+ * keeps generating the module cheap even in cold, interpreted JS.
+ */
+export type Template = { readonly code: Uint8Array; readonly slots: readonly number[] };
 
 /** Concatenates byte arrays. */
 export function concat(parts: readonly ArrayLike<number>[]): number[] {
@@ -89,6 +102,8 @@ function byte(n: number, what: string): number {
  */
 export class FunctionBody {
   readonly #code = new ByteWriter();
+  /** Offsets in #code of local indices, for `template()`. */
+  readonly #slots: number[] = [];
   readonly #locals: ValType[] = [];
   readonly #paramCount: number;
 
@@ -133,7 +148,28 @@ export class FunctionBody {
 
   #local(name: LocalOp, index: number): this {
     this.#code.push(localOp[name]);
+    this.#slots.push(this.#code.length);
     writeU32(this.#code, index);
+    return this;
+  }
+
+  /** The instructions so far as a template; every local index must be a slot below 128 (one byte). */
+  template(): Template {
+    const code = this.#code.bytes();
+    for (const at of this.#slots) if (code[at] > 0x7f) throw new RangeError(`template slots must be below 128, got ${code[at]}`);
+    return { code, slots: [...this.#slots] };
+  }
+
+  /** Appends the instructions of `t` with slot `i` replaced by local `locals[i]` (each below 128). */
+  replay(t: Template, locals: readonly number[]): this {
+    const base = this.#code.length;
+    this.#code.append(t.code);
+    for (const at of t.slots) {
+      const local = locals[t.code[at]];
+      if (!(local >= 0 && local < 0x80)) throw new RangeError(`replayed locals must be below 128, got ${local}`);
+      this.#slots.push(base + at);
+      this.#code.patch(base + at, local);
+    }
     return this;
   }
 
