@@ -70,6 +70,15 @@ describe('module writer', () => {
     assert.equal(memory.buffer.byteLength, 65536);
   });
 
+  it('a recorded template replays on other locals exactly as if emitted there', () => {
+    const t = new FunctionBody(0).get(0).get(1).simd('i32x4.add').tee(0).template();
+    const replayed = new FunctionBody(10).replay(t, [7, 9]).replay(t, [3, 4]).encode();
+    const direct = new FunctionBody(10).get(7).get(9).simd('i32x4.add').tee(7).get(3).get(4).simd('i32x4.add').tee(3).encode();
+    assert.deepEqual([...replayed], [...direct]);
+    assert.throws(() => new FunctionBody(0).replay(t, [128, 0]), RangeError);
+    assert.throws(() => new FunctionBody(0).get(200).template(), RangeError);
+  });
+
   it('shuffles take 16 lane indices below 32', () => {
     assert.throws(() => new FunctionBody(0).shuffle([0, 1]), RangeError);
     assert.throws(() => new FunctionBody(0).shuffle(new Array(16).fill(32)), RangeError);
