@@ -35,7 +35,8 @@ const G_LANES = [
 const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
 /** Byte indices of 32-bit lanes `lanes` of the concatenated shuffle operands (0-3 left, 4-7 right). */
 const words = (...lanes: number[]): number[] => lanes.flatMap((l) => [4 * l, 4 * l + 1, 4 * l + 2, 4 * l + 3]);
-// Rotations right by 16 and 8 move whole bytes: one byte shuffle (pshufb) instead of two shifts and an or.
+// Rotations right by 16 and 8 move whole bytes: one byte shuffle (pshufb) instead of two shifts
+// and an or (kernel alone, V8: 2219 vs 2024 MB/s).
 const ROT16 = range(16).map((i) => (i & ~3) + ((i + 2) & 3));
 const ROT8 = range(16).map((i) => (i & ~3) + ((i + 1) & 3));
 // 4x4 transpose from shuffles that engines lower to unpack instructions (punpck{l,h}{dq,qdq}).
@@ -54,7 +55,11 @@ export type KernelOptions = {
   readonly interleave?: 1 | 2;
 };
 
-/** The 16 state vectors, 16 message vectors and scratch of one 4-lane compression. */
+/**
+ * The 16 state vectors, 16 message vectors and scratch of one 4-lane compression. Message
+ * vectors stay in locals: storing them after the transpose and loading them at each use measured
+ * 1771 vs 2181 MB/s (V8, two interleaved groups).
+ */
 type Lanes = { readonly v: number[]; readonly m: number[]; readonly t: number; readonly r: number[] };
 
 function lanes(f: FunctionBody): Lanes {

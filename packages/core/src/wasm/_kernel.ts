@@ -10,7 +10,7 @@ type KernelExports = {
 
 /**
  * Below this many chunks per call the scalar path is faster: one chunk costs a whole 4-lane
- * group (2 KiB one-shot: 760 MB/s with the kernel on 2 lanes, 592 scalar; docs/wasm-kernel.md).
+ * group (2 KiB one-shot: 895 MB/s with the kernel on 2 lanes, 701 scalar; docs/wasm-kernel.md).
  */
 export const WASM_MIN_CHUNKS = 2;
 /** Below this many output blocks per call the scalar path is faster (2 blocks: 203 vs 163 MB/s; 1: 102 vs 105). */
