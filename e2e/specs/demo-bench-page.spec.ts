@@ -1,0 +1,62 @@
+// The demo's benchmark page in all three engines: a quick sweep completes with every digest
+// right, draws the chart, and its JSON export lists every implementation. Times are not checked.
+import { expect, test } from '../fixtures/demo-page.ts';
+
+const IMPLEMENTATIONS = ['core-wasm-simd', 'core-js', 'blake3-jit', 'hash-wasm', 'noble', 'webcrypto-sha256'];
+
+test('demo: the benchmark page completes a quick sweep, draws the chart and exports every implementation', async ({ demoPage }) => {
+  test.setTimeout(240_000);
+  // Served with cross-origin isolation, as the page expects for fine timers.
+  await demoPage.goto('/coi/demo/dist/bench.html?quick=1&auto=1');
+  await demoPage.waitForFunction(() => {
+    const s = document.documentElement.dataset.benchState;
+    return s === 'done' || s === 'error';
+  }, { timeout: 200_000 });
+  const r = await demoPage.evaluate(async () => {
+    // Catch what the export button hands the browser to download.
+    const captured: Blob[] = [];
+    const original = URL.createObjectURL;
+    URL.createObjectURL = (b: Blob | MediaSource) => (captured.push(b as Blob), original.call(URL, b));
+    const button = document.getElementById('export') as HTMLButtonElement;
+    const enabled = !button.disabled;
+    button.click();
+    URL.createObjectURL = original;
+    const exported = captured.length ? JSON.parse(await captured[0].text()) : null;
+    return {
+      state: document.documentElement.dataset.benchState,
+      status: document.getElementById('bench-status')!.textContent,
+      enabled,
+      exported,
+      points: document.querySelectorAll('#chart svg circle.point').length,
+      paths: document.querySelectorAll('#chart svg path').length,
+      rows: document.querySelectorAll('#table-one-shot tbody tr').length,
+      taskRows: document.querySelectorAll('#table-tasks tbody tr').length,
+    };
+  });
+  expect(r.state, r.status ?? '').toBe('done');
+  expect(r.enabled).toBe(true);
+  const report = r.exported as {
+    candidates: { id: string }[];
+    config: { sizes: number[] };
+    verifications: { ok: boolean; candidate: string }[];
+    cells: { candidate: string; mode: string; size: number; samples: number[] }[];
+    pool: { rows: { id: string; samples: number[] }[] };
+    stream: { rows: { id: string; samples: number[] }[] };
+  };
+  const ids = report.candidates.map((c) => c.id);
+  // The JS backend exists everywhere; wasm-simd in every engine here (all three have WASM SIMD).
+  expect(ids).toEqual(IMPLEMENTATIONS);
+  expect(report.verifications.filter((v) => !v.ok)).toEqual([]);
+  for (const id of IMPLEMENTATIONS) {
+    const cells = report.cells.filter((c) => c.candidate === id && c.mode === 'one-shot');
+    expect(cells.map((c) => c.size), id).toEqual(report.config.sizes);
+    for (const c of cells) expect(c.samples.length, `${id} ${c.size}`).toBeGreaterThan(0);
+  }
+  expect(report.pool.rows.map((p) => p.id)).toEqual(['pool-1', 'pool-2']);
+  expect(report.stream.rows.map((p) => p.id)).toContain('Blake3Stream');
+  expect(r.points).toBe(IMPLEMENTATIONS.length * report.config.sizes.length);
+  expect(r.paths).toBe(IMPLEMENTATIONS.length);
+  expect(r.rows).toBe(IMPLEMENTATIONS.length);
+  expect(r.taskRows).toBe(report.pool.rows.length + report.stream.rows.length);
+  await demoPage.screenshot('bench-page');
+});
