@@ -203,11 +203,11 @@ function allEqual(results: string[], expected: string, what: string): void {
 describe(`wasm-simd backend in the public API (seed ${seed})`, () => {
   it('the wasm-simd backend is available here', () => assert.ok(backends.includes('wasm-simd')));
 
-  it('one-shot: every length within 64 bytes of 4, 16 and 64 KiB, and the edges of every 4 KiB multiple to 84 KiB', () => {
+  it('one-shot: every length within 64 bytes of every 4 KiB multiple to 64 KiB, and the edges of those to 84 KiB', () => {
     const data = rng.bytes(90 * 1024);
     const lengths = new Set<number>();
-    for (const k of [1, 4, 16]) for (let d = -64; d <= 64; d++) lengths.add(k * 4096 + d);
-    for (let k = 1; k <= 21; k++) for (const d of [-65, -64, -63, -1, 0, 1, 63, 64, 65]) lengths.add(k * 4096 + d);
+    for (let k = 1; k <= 16; k++) for (let d = -64; d <= 64; d++) lengths.add(k * 4096 + d);
+    for (let k = 17; k <= 21; k++) for (const d of [-65, -64, -63, -1, 0, 1, 63, 64, 65]) lengths.add(k * 4096 + d);
     for (const len of lengths) {
       const input = data.subarray(0, len);
       allEqual(eachBackend(() => bytesToHex(blake3(input))), referenceHash(input), `${len} bytes`);
