@@ -103,7 +103,12 @@ function drawTasks(report: BrowserBenchReport): void {
 
 function browserName(): string {
   const ua = navigator.userAgent;
-  return /Firefox\/(\S+)/.exec(ua)?.[0] ?? /Chrom(e|ium)\/(\S+)/.exec(ua)?.[0] ?? /Version\/(\S+).*Safari/.exec(ua)?.[0] ?? 'this browser';
+  const firefox = /Firefox\/(\S+)/.exec(ua);
+  if (firefox) return `Firefox ${firefox[1]}`;
+  const chrome = /Chrom(?:e|ium)\/(\S+)/.exec(ua);
+  if (chrome) return `Chromium ${chrome[1]}`;
+  const webkit = /AppleWebKit\/(\S+)/.exec(ua);
+  return webkit ? `WebKit ${webkit[1]}` : 'this browser';
 }
 
 function exportJson(report: BrowserBenchReport): void {
