@@ -57,7 +57,7 @@ export class ByteWriter implements ByteSink {
 
 /**
  * A recorded instruction sequence whose local indices are slots (0, 1, ...), replayed with
- * `FunctionBody.replay` on other locals: the kernel's 336 G functions are one template, which
+ * `FunctionBody.replay` on other locals: the kernel's 280 G functions are one template, which
  * keeps generating the module cheap even in cold, interpreted JS.
  */
 export type Template = { readonly code: Uint8Array; readonly slots: readonly number[] };
