@@ -4,3 +4,4 @@ export type { Blake3Opts } from './_options.js';
 export type { Input } from './_bytes.js';
 export { backend, ready, setBackend, isBackendAvailable, type Backend } from './backend.js';
 export { bytesToHex, hexToBytes } from './hex.js';
+export { hashMany, hashManyInto } from './hash-many.js';
