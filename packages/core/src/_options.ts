@@ -17,11 +17,13 @@ export type Blake3Opts = {
 export type Mode = { readonly key: Uint32Array; readonly flags: number; readonly dkLen: number };
 
 const IV_WORDS = Uint32Array.from(IV);
+/** The mode without options, shared: resolving it allocates nothing. */
+const DEFAULT_MODE: Mode = { key: IV_WORDS, flags: 0, dkLen: OUT_LEN };
 let lastContext: { context: string; key: Uint32Array } | undefined;
 
 /** Validates options and resolves them into a mode; `what` names the options in messages. */
 export function resolveMode(opts: unknown, what = 'opts'): Mode {
-  if (opts === undefined) return { key: IV_WORDS, flags: 0, dkLen: OUT_LEN };
+  if (opts === undefined) return DEFAULT_MODE;
   if (typeof opts !== 'object' || opts === null) throw new TypeError(`${what} must be an object, got ${describe(opts)}`);
   const { dkLen, key, context } = opts as Blake3Opts;
   const outLen = dkLen === undefined ? OUT_LEN : anumber(dkLen, `${what}.dkLen`);
