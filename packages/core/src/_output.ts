@@ -95,10 +95,12 @@ export class Output {
         if (lo >= TWO_POW_32) (lo -= TWO_POW_32), (hi = (hi + 1) >>> 0);
       }
       if (pos >= out.length) return;
-      // A block read in part: where the read starts or ends inside a block.
-      compress(this.cv, 0, this.block, 0, lo, hi, this.blockLen, this.flags | ROOT, words, 0, 16);
+      // A block read in part: where the read starts or ends inside a block. Reads within its
+      // first 32 bytes (every default-length digest) need only half the output words.
       const n = Math.min(BLOCK_LEN - skip, out.length - pos);
-      wordsToBytes(words, skip, out, pos, n);
+      compress(this.cv, 0, this.block, 0, lo, hi, this.blockLen, this.flags | ROOT, words, 0, skip + n <= 32 ? 8 : 16);
+      if (LITTLE_ENDIAN) out.set(scratch8.subarray(skip, skip + n), pos);
+      else wordsToBytes(words, skip, out, pos, n);
       pos += n;
       skip = 0;
       // The output block counter is 64 bits (spec, section 2.6).
@@ -108,3 +110,4 @@ export class Output {
 }
 
 const scratch = new Uint32Array(16);
+const scratch8 = new Uint8Array(scratch.buffer);
