@@ -58,6 +58,7 @@ export function browserSection(report: BrowserBenchReport, ctx: BrowserSectionCo
   out.push(
     `\`@blake3-web/worker\` hashing one ${formatSize(report.pool.blobBytes)} Blob (\`pool.hashBlob\`, default 16 MiB subtrees, workers started and warmed up before timing), ` +
       `pools of 1 and 2 alternating in shuffled order, median of ${report.pool.rounds} rounds. ` +
+      `Each worker reads its own slices of the Blob, so this includes reading the bytes, which one-shot \`blake3()\` over an array already in memory does not. ` +
       `The machine has 2 cores, shared with other work: 2 workers is the most that can scale here.`,
   );
   out.push('');

@@ -2,7 +2,7 @@
 // cross-origin isolation by the e2e fixture server) in Chromium and Firefox through Playwright
 // and in WebKitGTK through WebKitWebDriver, lets it run, and writes per engine: the raw JSON to
 // bench/results/, a chart to docs/bench-<engine>.svg and a section of docs/BENCHMARKS.md.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -35,6 +35,7 @@ const { values: args } = parseArgs({
     engines: { type: 'string', default: ENGINES.join(',') },
     rounds: { type: 'string' },
     'no-write': { type: 'boolean', default: false },
+    render: { type: 'boolean', default: false },
   },
 });
 const engines = args.engines!.split(',').map((e) => e.trim()) as Engine[];
@@ -42,6 +43,49 @@ for (const e of engines) if (!ENGINES.includes(e)) throw new RangeError(`--engin
 const quick = args.quick ?? false;
 // Quick runs are a look only: they never overwrite the committed results.
 const write = !quick && !(args['no-write'] ?? false);
+
+/** What bench/results/browser-<engine>-<date>.json holds. */
+interface SavedRun {
+  engine: string;
+  machine: ReturnType<typeof describeMachine>;
+  core: ReturnType<typeof coreRevision>;
+  report: BrowserBenchReport;
+}
+
+const machine = describeMachine();
+const core = coreRevision(repoRoot);
+const docFile = join(repoRoot, 'docs', 'BENCHMARKS.md');
+
+/** Chart and section of one engine's run; the section is written into the doc right away. */
+function writeOutputs(engine: Engine, engineName: string, report: BrowserBenchReport, saved: { machine: typeof machine; core: typeof core }): string {
+  const section = browserSection(report, {
+    engine: engineName,
+    machine: saved.machine,
+    core: saved.core,
+    resultsLink: `../bench/results/browser-${engine}-${report.date.slice(0, 10)}.json`,
+    chartLink: `bench-${engine}.svg`,
+  });
+  if (write) {
+    writeFileSync(join(repoRoot, 'docs', `bench-${engine}.svg`), chartFor(engineName, report));
+    // Re-read right before writing: other benchmark scripts rewrite their own sections too.
+    writeFileSync(docFile, replaceSection(readFileSync(docFile, 'utf8'), `browser-${engine}`, section));
+  }
+  return section;
+}
+
+// --render: redraw the charts and sections from the newest saved results, measuring nothing
+// (for changes to the tables' format).
+if (args.render) {
+  for (const engine of engines) {
+    const dir = join(benchDir, 'results');
+    const newest = readdirSync(dir).filter((f) => f.startsWith(`browser-${engine}-`) && f.endsWith('.json')).sort().pop();
+    if (!newest) throw new Error(`no saved results for ${engine} in ${shown(dir)}`);
+    const saved = JSON.parse(readFileSync(join(dir, newest), 'utf8')) as SavedRun;
+    writeOutputs(engine, saved.engine, saved.report, saved);
+    console.log(`rendered ${newest}`);
+  }
+  process.exit(0);
+}
 
 if (!existsSync(join(repoRoot, 'demo', 'dist', 'bench.html'))) {
   throw new Error('demo/dist/bench.html is missing: run `node scripts/pnpm.mjs run build` first (the root bench:browsers script does)');
@@ -123,10 +167,7 @@ function chartFor(engineName: string, report: BrowserBenchReport): string {
   return `${renderChart(series, { title: `One-shot MB/s by input size, ${engineName}` })}\n`;
 }
 
-const machine = describeMachine();
-const core = coreRevision(repoRoot);
 const server = await startFixtureServer();
-const docFile = join(repoRoot, 'docs', 'BENCHMARKS.md');
 const query = new URLSearchParams({ auto: '1', ...(quick ? { quick: '1' } : {}), ...(args.rounds ? { rounds: args.rounds } : {}) });
 const url = `${server.url}/coi/demo/dist/bench.html?${query}`;
 let failed = false;
@@ -142,23 +183,13 @@ try {
       console.error(`${engine}: wrong output from ${bad.map((v) => `${v.candidate} ${v.mode} ${v.size}`).join(', ')}`);
     }
     const resultsFile = join(benchDir, 'results', `browser-${engine}-${report.date.slice(0, 10)}.json`);
-    const chartFile = join(repoRoot, 'docs', `bench-${engine}.svg`);
-    const section = browserSection(report, {
-      engine: engineName,
-      machine,
-      core,
-      resultsLink: `../bench/results/browser-${engine}-${report.date.slice(0, 10)}.json`,
-      chartLink: `bench-${engine}.svg`,
-    });
-    console.log(`\n${section}\n`);
     if (write) {
       mkdirSync(join(benchDir, 'results'), { recursive: true });
-      writeFileSync(resultsFile, `${JSON.stringify({ engine: engineName, machine, core, report }, null, 1)}\n`);
-      writeFileSync(chartFile, chartFor(engineName, report));
-      // Re-read right before writing: other benchmark scripts rewrite their own sections too.
-      writeFileSync(docFile, replaceSection(readFileSync(docFile, 'utf8'), `browser-${engine}`, section));
-      console.log(`wrote ${shown(resultsFile)}, ${shown(chartFile)} and the ${engine} section of docs/BENCHMARKS.md`);
+      const saved: SavedRun = { engine: engineName, machine, core, report };
+      writeFileSync(resultsFile, `${JSON.stringify(saved, null, 1)}\n`);
     }
+    console.log(`\n${writeOutputs(engine, engineName, report, { machine, core })}\n`);
+    if (write) console.log(`wrote ${shown(resultsFile)}, docs/bench-${engine}.svg and the ${engine} section of docs/BENCHMARKS.md`);
   }
 } finally {
   await server.close();
