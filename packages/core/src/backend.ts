@@ -2,7 +2,7 @@ import { describe } from './_assert.js';
 import { LITTLE_ENDIAN } from './_bytes.js';
 import { jsKernels, type Kernels } from './_kernels.js';
 import { simdSupported } from './wasm/_detect.js';
-import { compileKernel, compileKernelSync } from './wasm/_kernel.js';
+import { compileKernel, compileKernelSync, type ManyKernel, type WasmKernels } from './wasm/_kernel.js';
 
 export type Backend = 'wasm-simd' | 'js';
 
@@ -12,7 +12,7 @@ const BACKENDS: readonly Backend[] = ['wasm-simd', 'js'];
 // the engine allows it, otherwise compile asynchronously and hash with JS meanwhile.
 let selected = false;
 /** The wasm-simd kernels once compiled; undefined while compiling or when unavailable. */
-let wasm: Kernels | undefined;
+let wasm: WasmKernels | undefined;
 /** The asynchronous compilation in flight, if any. */
 let compiling: Promise<void> | undefined;
 /** Set by setBackend(): the caller's choice wins over the default (fastest available). */
@@ -47,6 +47,12 @@ function select(): void {
 export function kernels(): Kernels {
   if (!selected) select();
   return table;
+}
+
+/** The batch entry of the active backend: the wasm kernel's `many`, or undefined for js. */
+export function manyKernel(): ManyKernel | undefined {
+  const active = kernels();
+  return wasm !== undefined && active === wasm ? wasm.many : undefined;
 }
 
 /** The backend hashing now. */

@@ -1,36 +1,149 @@
 import { abytes, describe } from './_assert.js';
 import { toBytes, type Input } from './_bytes.js';
+import { compress } from './_compress.js';
+import { BLOCK_LEN, CHUNK_END, CHUNK_LEN, MAX_DEPTH, PARENT, ROOT } from './_constants.js';
 import { HasherState } from './_hasher-state.js';
-import { resolveMode, type Blake3Opts } from './_options.js';
+import { resolveMode, type Blake3Opts, type Mode } from './_options.js';
 import { Output } from './_output.js';
+import { manyKernel } from './backend.js';
+import { MANY_IN, MANY_IN_LEN, MANY_JOBS, MANY_MAX_JOBS, MANY_OUT, type ManyKernel } from './wasm/_kernel.js';
 
 function assertInputs(inputs: unknown): asserts inputs is readonly Input[] {
   if (!Array.isArray(inputs)) throw new TypeError(`inputs must be an array, got ${describe(inputs)}`);
 }
 
+/**
+ * Messages longer than this many chunks take the one-shot path (64-chunk subtrees and parents 4
+ * at a time in the kernel) instead of one lane per chunk with parents merged in JS.
+ */
+const LANE_MAX_CHUNKS = 8;
+/** Batches with fewer messages take the one-shot loop: a kernel step always hashes 8 lanes. */
+const MIN_BATCH = 4;
+/** Up to 64 output bytes come out of the kernel; longer outputs need the root node (see docs/wasm-kernel.md). */
+const MAX_KERNEL_DKLEN = 2 * 32;
+
 let state: HasherState | undefined;
 const output = new Output();
+const stack = new Uint32Array(MAX_DEPTH * 8);
+
+/** Where digest `i` goes: a fresh array per message, or `out` at `i * dkLen`. */
+type Sink = { readonly digests: Uint8Array[] | undefined; readonly out: Uint8Array | undefined; readonly dkLen: number };
+
+function digestFor(sink: Sink, i: number): Uint8Array {
+  const d = sink.out ? sink.out.subarray(i * sink.dkLen, (i + 1) * sink.dkLen) : new Uint8Array(sink.dkLen);
+  if (sink.digests) sink.digests[i] = d;
+  return d;
+}
+
+/** One message through the one-shot path. */
+function hashOne(bytes: Uint8Array, mode: Mode, sink: Sink, i: number): void {
+  (state ??= new HasherState()).init(mode.key, mode.flags).finalizeWith(bytes, output).rootBytes(digestFor(sink, i));
+}
 
 /**
- * Hashes each input into `out` at `i * dkLen`, after validating everything (so a bad input leaves
- * `out` untouched). One mode for the whole batch.
+ * The batch on the `many` kernel: messages are copied into WASM memory, zero-padded to whole
+ * blocks, as jobs of one chunk each, in pieces of up to MANY_IN_LEN bytes; one call per piece.
+ * A message of one chunk is one job whose last block carries ROOT, so the kernel's output is
+ * its digest; longer messages are one job per chunk, and their chaining values are merged here.
+ */
+function hashBatch(k: ManyKernel, bytes: readonly Uint8Array[], mode: Mode, sink: Sink): void {
+  const { mem8, mem32 } = k;
+  const jobWord = MANY_JOBS >> 2;
+  // Per message of the piece: its index, its first job, its chunk count.
+  const pending: number[] = [];
+  let inPos = MANY_IN;
+  let jobs = 0;
+
+  const flush = () => {
+    if (jobs === 0) return;
+    k.run(jobs, mode.key, mode.flags);
+    for (let p = 0; p < pending.length; p += 3) {
+      const i = pending[p], job = pending[p + 1], chunks = pending[p + 2];
+      if (chunks === 1) {
+        const o = MANY_OUT + 64 * job;
+        if (sink.out) {
+          const out = sink.out, at = i * sink.dkLen;
+          for (let b = 0; b < sink.dkLen; b++) out[at + b] = mem8[o + b];
+        } else {
+          sink.digests![i] = mem8.slice(o, o + sink.dkLen);
+        }
+      } else {
+        rootOfChunks(mem32, (MANY_OUT >> 2) + 16 * job, chunks, mode).rootBytes(digestFor(sink, i));
+      }
+    }
+    pending.length = 0;
+    inPos = MANY_IN;
+    jobs = 0;
+  };
+
+  for (let i = 0; i < bytes.length; i++) {
+    const msg = bytes[i];
+    const len = msg.length;
+    const chunks = len <= CHUNK_LEN ? 1 : Math.ceil(len / CHUNK_LEN);
+    if (chunks > LANE_MAX_CHUNKS) {
+      hashOne(msg, mode, sink, i);
+      continue;
+    }
+    const padded = len === 0 ? BLOCK_LEN : Math.ceil(len / BLOCK_LEN) * BLOCK_LEN;
+    if (inPos + padded > MANY_IN + MANY_IN_LEN || jobs + chunks > MANY_MAX_JOBS) flush();
+    mem8.set(msg, inPos);
+    for (let b = inPos + len; b < inPos + padded; b++) mem8[b] = 0;
+    pending.push(i, jobs, chunks);
+    for (let c = 0; c < chunks; c++) {
+      const rest = len - c * CHUNK_LEN; // > 0 but for the empty message
+      const blocks = rest <= BLOCK_LEN ? 1 : rest >= CHUNK_LEN ? CHUNK_LEN / BLOCK_LEN : Math.ceil(rest / BLOCK_LEN);
+      const lastLen = Math.min(rest, CHUNK_LEN) - (blocks - 1) * BLOCK_LEN;
+      const w = jobWord + 4 * jobs++;
+      mem32[w] = inPos + c * CHUNK_LEN;
+      mem32[w + 1] = blocks;
+      mem32[w + 2] = c;
+      mem32[w + 3] = lastLen | ((chunks === 1 ? CHUNK_END | ROOT : CHUNK_END) << 8);
+    }
+    inPos += padded;
+  }
+  flush();
+}
+
+/**
+ * The root node of a message of `n` (2 or more) chunks whose chaining values are 16 words apart
+ * from `mem32[at]`: the reference's stack rule (merge while the chunk count is even), then the
+ * stack folded onto the last chunk's chaining value; the top parent stays uncompressed.
+ */
+function rootOfChunks(mem32: Uint32Array, at: number, n: number, mode: Mode): Output {
+  const { key } = mode;
+  const flags = mode.flags | PARENT;
+  let sp = 0;
+  for (let c = 0; c < n - 1; c++) {
+    stack.set(mem32.subarray(at + 16 * c, at + 16 * c + 8), sp * 8);
+    sp++;
+    for (let total = c + 1; (total & 1) === 0; total >>= 1) {
+      sp--;
+      compress(key, 0, stack, (sp - 1) * 8, 0, 0, BLOCK_LEN, flags, stack, (sp - 1) * 8, 8);
+    }
+  }
+  stack.set(mem32.subarray(at + 16 * (n - 1), at + 16 * (n - 1) + 8), sp * 8);
+  for (let s = sp - 1; s >= 1; s--) compress(key, 0, stack, s * 8, 0, 0, BLOCK_LEN, flags, stack, s * 8, 8);
+  return output.setParent(stack, 0, 8, key, flags);
+}
+
+/**
+ * Hashes each input into its digest, after validating everything (so a bad input leaves `out`
+ * untouched). One mode for the whole batch.
  */
 function hashEach(inputs: readonly Input[], opts: Blake3Opts | undefined, out: Uint8Array | undefined): Uint8Array[] | undefined {
   const mode = resolveMode(opts);
   const bytes = inputs.map((x, i) => toBytes(x, `inputs[${i}]`));
-  const s = (state ??= new HasherState());
-  const digests: Uint8Array[] | undefined = out ? undefined : [];
-  for (let i = 0; i < bytes.length; i++) {
-    const d = out ? out.subarray(i * mode.dkLen, (i + 1) * mode.dkLen) : new Uint8Array(mode.dkLen);
-    s.init(mode.key, mode.flags).finalizeWith(bytes[i], output).rootBytes(d);
-    digests?.push(d);
-  }
-  return digests;
+  const sink: Sink = { digests: out ? undefined : new Array<Uint8Array>(bytes.length), out, dkLen: mode.dkLen };
+  const k = bytes.length >= MIN_BATCH && mode.dkLen <= MAX_KERNEL_DKLEN ? manyKernel() : undefined;
+  if (k) hashBatch(k, bytes, mode, sink);
+  else for (let i = 0; i < bytes.length; i++) hashOne(bytes[i], mode, sink, i);
+  return sink.digests;
 }
 
 /**
  * The BLAKE3 of each of many inputs, in one call: `hashMany(xs, opts)[i]` equals `blake3(xs[i], opts)`.
- * For batches of small messages (records, Merkle leaves, cache keys).
+ * For batches of small messages (records, Merkle leaves, cache keys): with the wasm-simd backend
+ * 8 messages are hashed at once, one per SIMD lane.
  */
 export function hashMany(inputs: readonly Input[], opts?: Blake3Opts): Uint8Array[] {
   assertInputs(inputs);

@@ -94,7 +94,7 @@ describe('kernel module', () => {
     const bytes = kernelModule();
     assert.deepEqual(kernelModule(), bytes);
     assert.ok(WebAssembly.validate(bytes));
-    assert.equal(sha256(bytes), 'fd4a2e56fd6de7f2c0e43e39cce3757f2c32187d549600a60ca2c49a1d86f1e5');
+    assert.equal(sha256(bytes), 'c1dac84f957964253ba76fce0054358030dc2abfddb63e3c8548d9f0bc5f080a');
     assert.ok(PAGES >= 1 && PAGES <= 4);
   });
 

@@ -10,6 +10,7 @@
 //   KEY_PTR     the 8 key words of the hash
 //   ROOT_PTR    the root node for XOF output: 8 chaining-value words, then the 16 block words
 //   XOF_PTR     output blocks, in stream order
+//   MANY_*      `many`: lane state, a job table, job outputs and the jobs' padded input (below)
 import { BLOCK_LEN, CHUNK_END, CHUNK_LEN, CHUNK_START, IV, PARENT } from '../_constants.js';
 import { encodeModule, FunctionBody, type FuncDef, type Template } from './_module.js';
 
@@ -22,7 +23,29 @@ const CV_BYTES = (MAX_CHUNKS / 4 + 1) * 128;
 export const KEY_PTR = CV_PTR + CV_BYTES;
 export const ROOT_PTR = KEY_PTR + 32;
 export const XOF_PTR = ROOT_PTR + 96;
-const END = XOF_PTR + XOF_MAX_GROUPS * 4 * BLOCK_LEN;
+// `many`: 8 lanes, each i32 array below holds one word per lane (lanes 4g..4g+3 = group g's vector).
+const MANY_LANES = 8;
+const LANE_PTR = XOF_PTR + XOF_MAX_GROUPS * 4 * BLOCK_LEN; // address of the lane's current block
+const LANE_LEFT = LANE_PTR + 4 * MANY_LANES; // blocks left in the lane's job, the current one included
+const LANE_OUT = LANE_LEFT + 4 * MANY_LANES; // where the job's 16 output words go
+const LANE_LAST = LANE_OUT + 4 * MANY_LANES; // the job's last block length
+const LANE_FINAL = LANE_LAST + 4 * MANY_LANES; // the flags of the job's last block
+const LANE_CTR = LANE_FINAL + 4 * MANY_LANES; // per-lane state words 12, 14, 15 of the next compression
+const LANE_BLEN = LANE_CTR + 4 * MANY_LANES;
+const LANE_FLAGS = LANE_BLEN + 4 * MANY_LANES;
+const MANY_H = LANE_FLAGS + 4 * MANY_LANES; // chaining values, word-sliced: group g, word j at + 128g + 16j
+const MANY_W2 = MANY_H + 2 * 128; // words 8-15 of the last output, word-sliced the same way
+const MANY_DUMMY = MANY_W2 + 2 * 128; // where idle lanes write their output
+/** The most jobs (chunks of at most 16 blocks) per `many` call: one per 64 bytes of input. */
+export const MANY_MAX_JOBS = 1024;
+/** Job table: 4 words per job (see manyFunction). */
+export const MANY_JOBS = MANY_DUMMY + 64;
+/** Job outputs: 16 words per job, in job order. */
+export const MANY_OUT = MANY_JOBS + 16 * MANY_MAX_JOBS;
+/** The jobs' input, each message zero-padded to whole blocks (and at least one). */
+export const MANY_IN = MANY_OUT + 64 * MANY_MAX_JOBS;
+export const MANY_IN_LEN = MANY_MAX_JOBS * BLOCK_LEN;
+const END = MANY_IN + MANY_IN_LEN;
 export const PAGES = Math.ceil(END / 65536);
 
 const MSG_PERMUTATION = [2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8];
@@ -297,6 +320,121 @@ function xofFunction(g: Template): FuncDef {
   return { name: 'xof', type: { params: ['i32', 'i32', 'i32', 'i32', 'i32'], results: [] }, body: f };
 }
 
+/**
+ * `many(count, flags)`: SIMD across messages. Runs `count` jobs from the job table, 8 lanes at
+ * a time (two interleaved groups of 4), one job per lane; a lane that finishes its job takes the
+ * next, so mixed lengths keep every lane busy until the table runs out. A job is one chunk of
+ * at most 16 blocks, zero-padded in memory to whole blocks: the words of job `i` at
+ * MANY_JOBS + 16i are its block address, its block count (>= 1), its chunk counter (below 2^32),
+ * and `lastLen | extraFlags << 8` (the last block's length and CHUNK_END, with ROOT for a whole
+ * single-chunk message). `flags` holds the mode bits. Job `i` writes 16 words at MANY_OUT + 64i:
+ * its chaining value (or, for a root, output words 0-7) and output words 8-15.
+ *
+ * Counter, block length and flags are per-lane vectors in memory (LANE_CTR...), rewritten by
+ * scalar code per lane between compressions; chaining values go through MANY_H, so starting a
+ * job is 8 word stores of the key. Both are a few dozen scalar instructions per lane per block
+ * against ~140 SIMD instructions per lane per compression.
+ */
+function manyFunction(g: Template): FuncDef {
+  const [count, flags] = [0, 1];
+  const f = new FunctionBody(2);
+  const sets = range(2).map(() => ({ L: lanes(f), tmp: range(4).map(() => f.local('v128')) }));
+  const next = f.local('i32'), active = f.local('i32'), left = f.local('i32'), start = f.local('i32'), job = f.local('i32'), out = f.local('i32');
+  const load = (addr: number) => f.i32(0).mem('i32.load', addr);
+  /** Stores the i32 that `value` pushes at the fixed address `addr`. */
+  const store = (addr: number, value: () => void) => {
+    f.i32(0);
+    value();
+    f.mem('i32.store', addr);
+  };
+
+  /** Per lane, after each compression: advance within the job, or emit it and take the next. */
+  const advance = (l: number) => {
+    const word = 128 * (l >> 2) + 4 * (l & 3); // lane l of word 0 of its group, in MANY_H / MANY_W2
+    load(LANE_LEFT + 4 * l).i32(1).op('i32.sub').tee(left).op('i32.eqz');
+    f.block('if');
+    {
+      // The job is done: its outputs, then the next job or idleness.
+      load(LANE_OUT + 4 * l).set(out);
+      for (let j = 0; j < 8; j++) f.get(out).i32(0).mem('i32.load', MANY_H + word + 16 * j).mem('i32.store', 4 * j);
+      for (let j = 0; j < 8; j++) f.get(out).i32(0).mem('i32.load', MANY_W2 + word + 16 * j).mem('i32.store', 32 + 4 * j);
+      f.get(next).get(count).op('i32.lt_u');
+      f.block('if');
+      {
+        f.get(next).i32(4).op('i32.shl').set(job);
+        store(LANE_PTR + 4 * l, () => f.get(job).mem('i32.load', MANY_JOBS));
+        f.get(job).mem('i32.load', MANY_JOBS + 4).set(left);
+        store(LANE_LEFT + 4 * l, () => f.get(left));
+        store(LANE_CTR + 4 * l, () => f.get(job).mem('i32.load', MANY_JOBS + 8));
+        store(LANE_LAST + 4 * l, () => f.get(job).mem('i32.load', MANY_JOBS + 12).i32(0xff).op('i32.and'));
+        store(LANE_FINAL + 4 * l, () => f.get(job).mem('i32.load', MANY_JOBS + 12).i32(8).op('i32.shr_u').get(flags).op('i32.or'));
+        store(LANE_OUT + 4 * l, () => f.get(next).i32(6).op('i32.shl').i32(MANY_OUT).op('i32.add'));
+        for (let j = 0; j < 8; j++) store(MANY_H + word + 16 * j, () => load(KEY_PTR + 4 * j));
+        f.i32(CHUNK_START).set(start);
+        f.get(next).i32(1).op('i32.add').set(next);
+      }
+      f.op('else');
+      {
+        // Idle until the call ends: a valid address to load from, a count that never runs out.
+        store(LANE_PTR + 4 * l, () => f.i32(MANY_IN));
+        f.i32(0x40000000).set(left);
+        store(LANE_LEFT + 4 * l, () => f.get(left));
+        store(LANE_OUT + 4 * l, () => f.i32(MANY_DUMMY));
+        f.i32(0).set(start);
+        f.get(active).i32(1).op('i32.sub').set(active);
+      }
+      f.op('end');
+    }
+    f.op('else');
+    {
+      store(LANE_LEFT + 4 * l, () => f.get(left));
+      store(LANE_PTR + 4 * l, () => load(LANE_PTR + 4 * l).i32(BLOCK_LEN).op('i32.add'));
+      f.i32(0).set(start);
+    }
+    f.op('end');
+    // The last block: its own length and CHUNK_END (and ROOT); the first: CHUNK_START.
+    store(LANE_FLAGS + 4 * l, () => load(LANE_FINAL + 4 * l).get(flags).get(left).i32(1).op('i32.eq').op('select').get(start).op('i32.or'));
+    store(LANE_BLEN + 4 * l, () => load(LANE_LAST + 4 * l).i32(BLOCK_LEN).get(left).i32(1).op('i32.eq').op('select'));
+  };
+
+  for (let l = 0; l < MANY_LANES; l++) {
+    store(LANE_LEFT + 4 * l, () => f.i32(1));
+    store(LANE_OUT + 4 * l, () => f.i32(MANY_DUMMY));
+  }
+  f.i32(0).set(next).i32(MANY_LANES).set(active);
+  f.block('block');
+  f.block('loop');
+  {
+    for (let l = 0; l < MANY_LANES; l++) advance(l);
+    f.get(active).op('i32.eqz').br('br_if', 1);
+    sets.forEach(({ L, tmp }, grp) => {
+      // Message words: each lane loads its own block, then 4x4 transposes as in `chunks`.
+      for (let q = 0; q < 4; q++) {
+        for (let lane = 0; lane < 4; lane++) load(LANE_PTR + 4 * (4 * grp + lane)).simdMem('v128.load', 16 * q).set(L.r[lane]);
+        transpose(f, L.r, L.m.slice(4 * q, 4 * q + 4), tmp);
+      }
+      for (let j = 0; j < 8; j++) f.i32(0).simdMem('v128.load', MANY_H + 128 * grp + 16 * j).set(L.v[j]);
+      initIv(f, L);
+      f.i32(0).simdMem('v128.load', LANE_CTR + 16 * grp).set(L.v[12]);
+      f.v128i32x4([0, 0, 0, 0]).set(L.v[13]);
+      f.i32(0).simdMem('v128.load', LANE_BLEN + 16 * grp).set(L.v[14]);
+      f.i32(0).simdMem('v128.load', LANE_FLAGS + 16 * grp).set(L.v[15]);
+    });
+    rounds(f, sets.map((s) => s.L), g);
+    sets.forEach(({ L }, grp) => {
+      for (let j = 0; j < 8; j++) {
+        const h = MANY_H + 128 * grp + 16 * j;
+        f.i32(0).get(L.v[j + 8]).i32(0).simdMem('v128.load', h).simd('v128.xor').simdMem('v128.store', MANY_W2 + 128 * grp + 16 * j);
+        f.i32(0).get(L.v[j]).get(L.v[j + 8]).simd('v128.xor').simdMem('v128.store', h);
+      }
+    });
+    f.br('br', 0);
+  }
+  f.op('end');
+  f.op('end');
+  return { name: 'many', type: { params: ['i32', 'i32'], results: [] }, body: f };
+}
+
 /** The kernel module's bytes; deterministic for given options. */
 export function kernelModule(options: KernelOptions = {}): Uint8Array<ArrayBuffer> {
   // Defaults measured (docs/wasm-kernel.md): 16-byte loads + transposes beat one 4-byte load per
@@ -304,5 +442,5 @@ export function kernelModule(options: KernelOptions = {}): Uint8Array<ArrayBuffe
   // (1 MiB: 2006-2084 vs 1846-1977 MB/s) and tie in SpiderMonkey and JSC.
   const opts: Required<KernelOptions> = { loads: options.loads ?? 'transpose', interleave: options.interleave ?? 2 };
   const g = gTemplate();
-  return encodeModule([chunksFunction(opts, g), xofFunction(g)], { name: 'memory', pages: PAGES });
+  return encodeModule([chunksFunction(opts, g), xofFunction(g), manyFunction(g)], { name: 'memory', pages: PAGES });
 }

@@ -2,11 +2,27 @@ import { BLOCK_LEN, CHUNK_LEN, ROOT } from '../_constants.js';
 import { jsKernels, type Kernels } from '../_kernels.js';
 import { CV_PTR, IN_PTR, KEY_PTR, MAX_CHUNKS, ROOT_PTR, XOF_MAX_GROUPS, XOF_PTR, kernelModule } from './_kernel-module.js';
 
+export { MANY_IN, MANY_IN_LEN, MANY_JOBS, MANY_MAX_JOBS, MANY_OUT } from './_kernel-module.js';
+
 type KernelExports = {
   readonly memory: WebAssembly.Memory;
   readonly chunks: (n: number, counterLo: number, counterHi: number, flags: number, merges: number) => void;
   readonly xof: (groups: number, counterLo: number, counterHi: number, blockLen: number, flags: number) => void;
+  readonly many: (count: number, flags: number) => void;
 };
+
+/**
+ * SIMD across messages (`many` in the generator): the caller writes padded input at MANY_IN and
+ * jobs at MANY_JOBS through the views, calls `run`, and reads 16 words per job at MANY_OUT.
+ */
+export type ManyKernel = {
+  readonly mem8: Uint8Array;
+  readonly mem32: Uint32Array;
+  run(count: number, key: Uint32Array, flags: number): void;
+};
+
+/** The wasm-simd kernels plus the batch entry, which only the wasm backend has. */
+export type WasmKernels = Kernels & { readonly many: ManyKernel };
 
 /**
  * Below this many chunks per call the scalar path is faster: one chunk costs a whole 4-lane
@@ -25,12 +41,12 @@ export function kernelBytes(): Uint8Array<ArrayBuffer> {
 }
 
 /** Compiles the kernel synchronously; throws where the engine refuses (CSP, main-thread size limits). */
-export function compileKernelSync(): Kernels {
+export function compileKernelSync(): WasmKernels {
   return wrap(new WebAssembly.Instance(new WebAssembly.Module(kernelBytes())));
 }
 
 /** Compiles the kernel asynchronously (allowed where synchronous compilation is not). */
-export async function compileKernel(): Promise<Kernels> {
+export async function compileKernel(): Promise<WasmKernels> {
   const module = await WebAssembly.compile(kernelBytes());
   return wrap(await WebAssembly.instantiate(module));
 }
@@ -39,16 +55,25 @@ export async function compileKernel(): Promise<Kernels> {
  * The wasm-simd kernels over one instance; its memory is scratch for every call (hashing never
  * re-enters). Calls smaller than the thresholds go to the JS kernels (tests lower them to 1).
  */
-export function wrap(instance: WebAssembly.Instance, minChunks = WASM_MIN_CHUNKS, minXofBlocks = WASM_MIN_XOF_BLOCKS): Kernels {
+export function wrap(instance: WebAssembly.Instance, minChunks = WASM_MIN_CHUNKS, minXofBlocks = WASM_MIN_XOF_BLOCKS): WasmKernels {
   const exports = instance.exports as unknown as KernelExports;
   const buffer = exports.memory.buffer;
   const mem8 = new Uint8Array(buffer);
   const mem32 = new Uint32Array(buffer);
-  const { chunks, xof } = exports;
+  const { chunks, xof, many } = exports;
   const CV_WORD = CV_PTR >> 2;
 
   return {
     name: 'wasm-simd',
+
+    many: {
+      mem8,
+      mem32,
+      run(count, key, flags) {
+        mem32.set(key, KEY_PTR >> 2);
+        many(count, flags);
+      },
+    },
 
     chunks(src, pos, n, counter, key, flags, merges, out, outPos) {
       if (n < minChunks) return jsKernels.chunks(src, pos, n, counter, key, flags, merges, out, outPos);

@@ -14,6 +14,7 @@ export const plainOp = {
   end: 0x0b,
   return: 0x0f,
   drop: 0x1a,
+  select: 0x1b,
   'i32.eqz': 0x45,
   'i32.eq': 0x46,
   'i32.ne': 0x47,
