@@ -94,7 +94,7 @@ describe('kernel module', () => {
     const bytes = kernelModule();
     assert.deepEqual(kernelModule(), bytes);
     assert.ok(WebAssembly.validate(bytes));
-    assert.equal(sha256(bytes), 'c1dac84f957964253ba76fce0054358030dc2abfddb63e3c8548d9f0bc5f080a');
+    assert.equal(sha256(bytes), '3cd48c617b90934b4db686bf97f9b9acb52f4a10709b0387014f97ee0408a568');
     assert.ok(PAGES >= 1 && PAGES <= 4);
   });
 

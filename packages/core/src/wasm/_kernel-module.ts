@@ -35,17 +35,22 @@ const LANE_BLEN = LANE_CTR + 4 * MANY_LANES;
 const LANE_FLAGS = LANE_BLEN + 4 * MANY_LANES;
 const MANY_H = LANE_FLAGS + 4 * MANY_LANES; // chaining values, word-sliced: group g, word j at + 128g + 16j
 const MANY_W2 = MANY_H + 2 * 128; // words 8-15 of the last output, word-sliced the same way
-const MANY_DUMMY = MANY_W2 + 2 * 128; // where idle lanes write their output
+const MANY_DUMMY = MANY_W2 + 2 * 128; // where idle lanes write their output (8 words, and 8 at + MANY_OUT_HI - MANY_OUT)
 /** The most jobs (chunks of at most 16 blocks) per `many` call: one per 64 bytes of input. */
 export const MANY_MAX_JOBS = 1024;
 /** Job table: 4 words per job (see manyFunction). */
 export const MANY_JOBS = MANY_DUMMY + 64;
-/** Job outputs: 16 words per job, in job order. */
+/**
+ * Job outputs in job order: 8 words per job (its chaining value, or root output words 0-7), so
+ * the chaining values of a message's chunks are adjacent and parents compress them in place.
+ */
 export const MANY_OUT = MANY_JOBS + 16 * MANY_MAX_JOBS;
+/** Root output words 8-15 of each job, 8 words per job. */
+export const MANY_OUT_HI = MANY_OUT + 32 * MANY_MAX_JOBS;
 /** The jobs' input, each message zero-padded to whole blocks (and at least one). */
-export const MANY_IN = MANY_OUT + 64 * MANY_MAX_JOBS;
+export const MANY_IN = MANY_OUT_HI + 32 * MANY_MAX_JOBS;
 export const MANY_IN_LEN = MANY_MAX_JOBS * BLOCK_LEN;
-const END = MANY_IN + MANY_IN_LEN;
+const END = Math.max(MANY_IN + MANY_IN_LEN, MANY_DUMMY + MANY_OUT_HI - MANY_OUT + 32);
 export const PAGES = Math.ceil(END / 65536);
 
 const MSG_PERMUTATION = [2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8];
@@ -327,8 +332,8 @@ function xofFunction(g: Template): FuncDef {
  * at most 16 blocks, zero-padded in memory to whole blocks: the words of job `i` at
  * MANY_JOBS + 16i are its block address, its block count (>= 1), its chunk counter (below 2^32),
  * and `lastLen | extraFlags << 8` (the last block's length and CHUNK_END, with ROOT for a whole
- * single-chunk message). `flags` holds the mode bits. Job `i` writes 16 words at MANY_OUT + 64i:
- * its chaining value (or, for a root, output words 0-7) and output words 8-15.
+ * single-chunk message). `flags` holds the mode bits. Job `i` writes 8 words at MANY_OUT + 32i:
+ * its chaining value (or, for a root, output words 0-7), and output words 8-15 at MANY_OUT_HI + 32i.
  *
  * Counter, block length and flags are per-lane vectors in memory (LANE_CTR...), rewritten by
  * scalar code per lane between compressions; chaining values go through MANY_H, so starting a
@@ -357,7 +362,7 @@ function manyFunction(g: Template): FuncDef {
       // The job is done: its outputs, then the next job or idleness.
       load(LANE_OUT + 4 * l).set(out);
       for (let j = 0; j < 8; j++) f.get(out).i32(0).mem('i32.load', MANY_H + word + 16 * j).mem('i32.store', 4 * j);
-      for (let j = 0; j < 8; j++) f.get(out).i32(0).mem('i32.load', MANY_W2 + word + 16 * j).mem('i32.store', 32 + 4 * j);
+      for (let j = 0; j < 8; j++) f.get(out).i32(0).mem('i32.load', MANY_W2 + word + 16 * j).mem('i32.store', MANY_OUT_HI - MANY_OUT + 4 * j);
       f.get(next).get(count).op('i32.lt_u');
       f.block('if');
       {
@@ -368,7 +373,7 @@ function manyFunction(g: Template): FuncDef {
         store(LANE_CTR + 4 * l, () => f.get(job).mem('i32.load', MANY_JOBS + 8));
         store(LANE_LAST + 4 * l, () => f.get(job).mem('i32.load', MANY_JOBS + 12).i32(0xff).op('i32.and'));
         store(LANE_FINAL + 4 * l, () => f.get(job).mem('i32.load', MANY_JOBS + 12).i32(8).op('i32.shr_u').get(flags).op('i32.or'));
-        store(LANE_OUT + 4 * l, () => f.get(next).i32(6).op('i32.shl').i32(MANY_OUT).op('i32.add'));
+        store(LANE_OUT + 4 * l, () => f.get(next).i32(5).op('i32.shl').i32(MANY_OUT).op('i32.add'));
         for (let j = 0; j < 8; j++) store(MANY_H + word + 16 * j, () => load(KEY_PTR + 4 * j));
         f.i32(CHUNK_START).set(start);
         f.get(next).i32(1).op('i32.add').set(next);

@@ -2,7 +2,7 @@ import { BLOCK_LEN, CHUNK_LEN, ROOT } from '../_constants.js';
 import { jsKernels, type Kernels } from '../_kernels.js';
 import { CV_PTR, IN_PTR, KEY_PTR, MAX_CHUNKS, ROOT_PTR, XOF_MAX_GROUPS, XOF_PTR, kernelModule } from './_kernel-module.js';
 
-export { MANY_IN, MANY_IN_LEN, MANY_JOBS, MANY_MAX_JOBS, MANY_OUT } from './_kernel-module.js';
+export { MANY_IN, MANY_IN_LEN, MANY_JOBS, MANY_MAX_JOBS, MANY_OUT, MANY_OUT_HI } from './_kernel-module.js';
 
 type KernelExports = {
   readonly memory: WebAssembly.Memory;
@@ -13,7 +13,8 @@ type KernelExports = {
 
 /**
  * SIMD across messages (`many` in the generator): the caller writes padded input at MANY_IN and
- * jobs at MANY_JOBS through the views, calls `run`, and reads 16 words per job at MANY_OUT.
+ * jobs at MANY_JOBS through the views, calls `run`, and reads each job's output at MANY_OUT
+ * (and MANY_OUT_HI).
  */
 export type ManyKernel = {
   readonly mem8: Uint8Array;
