@@ -1,8 +1,9 @@
 /// <reference path="../../../e2e/fixtures/page-globals.d.ts" />
 /// <reference path="../../../e2e/fixtures/worker-globals.d.ts" />
-// Pool throughput in each engine on a 256 MiB in-memory Blob: pools of 1, 2 and 4 against one
-// thread reading 16 MiB slices into blake3.create(), and subtree sizes 1-64 MiB on a pool of 2.
-// Rounds interleaved, medians.
+// Pool throughput in each engine on a 64 MiB in-memory Blob: pools of 1, 2 and 4 against one
+// thread reading 16 MiB slices into blake3.create(), and subtree sizes 1-16 MiB on a pool of 2.
+// Rounds interleaved, medians. (Chromium 156 here fails most reads of in-memory Blobs of 128 MiB
+// and more with NotReadableError, pool or not: big-file.measure.ts measures real files.)
 import { expect, test } from '../../../e2e/fixtures/test.ts';
 
 test('pool throughput', async ({ enginePage }) => {
@@ -11,7 +12,7 @@ test('pool throughput', async ({ enginePage }) => {
   const r = await enginePage.evaluate(async () => {
     const { core, worker } = globalThis.blake3WebWorker!;
     const MiB = 1024 * 1024;
-    const total = 256 * MiB;
+    const total = 64 * MiB;
     const piece = new Uint8Array(16 * MiB);
     for (let i = 0; i < piece.length; i++) piece[i] = (i * 31 + (i >>> 11)) % 251;
     const blob = new Blob(Array.from({ length: total / piece.length }, () => piece));
@@ -32,13 +33,13 @@ test('pool throughput', async ({ enginePage }) => {
       pools.push(pool);
       configs.push({ label, run: () => pool.hashBlob(blob) });
     };
-    for (const size of [1, 2, 4]) addPool(`pool of ${size}, 8 MiB subtrees`, { size });
-    for (const s of [1, 4, 16, 64]) addPool(`pool of 2, ${s} MiB subtrees`, { size: 2, subtreeBytes: s * MiB });
+    for (const size of [1, 2, 4]) addPool(`pool of ${size}, default subtrees`, { size });
+    for (const s of [1, 4, 16]) addPool(`pool of 2, ${s} MiB subtrees`, { size: 2, subtreeBytes: s * MiB });
     // Warm up: start workers, compile the kernels.
     for (const c of configs) await c.run();
     const times = new Map<string, number[]>();
     const hashes = new Set<string>();
-    for (let round = 0; round < 3; round++) {
+    for (let round = 0; round < 5; round++) {
       for (const c of configs) {
         const t0 = performance.now();
         hashes.add(core.bytesToHex(await c.run()));
@@ -47,7 +48,7 @@ test('pool throughput', async ({ enginePage }) => {
     }
     for (const p of pools) p.terminate();
     const rows = [...times].map(([label, ts]) => {
-      const ms = [...ts].sort((a, b) => a - b)[1];
+      const ms = [...ts].sort((a, b) => a - b)[2];
       return { label, ms: Math.round(ms), mbps: Math.round(total / 1e6 / (ms / 1e3)) };
     });
     return { hardwareConcurrency: navigator.hardwareConcurrency, backend: core.backend(), userAgent: navigator.userAgent, sameHash: hashes.size === 1, rows };
