@@ -5,9 +5,10 @@ export type Mode = { key?: Uint8Array; context?: string };
 
 /** Files at least this large go to the worker pool; below it, thread start-up costs more than it saves. */
 export const POOL_MIN_BYTES = 16 << 20;
-const READ_BYTES = 1 << 20;
+// 1 GiB on one thread: 1 MiB reads 1.03 s (60 MiB RSS), 4 MiB 0.87 s (64 MiB), 16 MiB 0.85 s (75 MiB).
+const READ_BYTES = 4 << 20;
 
-/** The XOF reader of a file read in 1 MiB pieces on this thread; memory stays flat. */
+/** The XOF reader of a file read in 4 MiB pieces on this thread; memory stays flat. */
 export async function hashFileHere(path: string, mode: Mode): Promise<OutputReader> {
   const hasher = blake3.create(mode);
   const file = await open(path, 'r');
