@@ -65,7 +65,7 @@ ${table(node)}
 
 ${table(chrome.result)}
 
-Chromium and Firefox never call a transformer's \`cancel\` hook, so there \`Blake3Stream\` relays its two sides to see aborts and cancels itself; Node calls the hook and gets the plain transform.
+\`Blake3Stream\` and \`VerifyStream\` pass chunks through a plain writable/readable pair with one chunk of read-ahead (see packages/stream/src/_pass-through.ts); \`hashStream()\` is a reader loop with no second stream. What separates them from one-shot is the streams' own per-chunk cost, not the hashing: a fresh hasher fed the same 64 KiB pieces directly runs at 0.97x one-shot.
 `;
 const doc = join(repoRoot, 'docs', 'BENCHMARKS.md');
 writeFileSync(doc, replaceSection(readFileSync(doc, 'utf8'), 'stream', section));
