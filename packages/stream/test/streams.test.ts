@@ -1,26 +1,13 @@
 import { blake3, bytesToHex } from '@blake3-web/core';
 import { Blake3Stream, hashStream, IntegrityError, verifyResponse, VerifyStream } from '@blake3-web/stream';
-import { Random, testSeed } from '@blake3-web/testkit';
+import { chunkedStream, Random, testSeed } from '@blake3-web/testkit';
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { describe, it } from 'node:test';
 
 const rng = new Random(testSeed());
 
-/** A stream of `data` cut at random points, with empty chunks and views at odd offsets. */
-function chunked(data: Uint8Array, maxChunk: number): ReadableStream<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  for (let i = 0; i < data.length; ) {
-    const n = rng.int(0, maxChunk);
-    const pad = rng.int(0, 3);
-    const buf = new Uint8Array(n + pad);
-    buf.set(data.subarray(i, i + n), pad);
-    chunks.push(buf.subarray(pad, pad + Math.min(n, data.length - i)));
-    i += n;
-  }
-  let k = 0;
-  return new ReadableStream({ pull: (c) => (k < chunks.length ? c.enqueue(chunks[k++]) : c.close()) });
-}
+const chunked = (data: Uint8Array, maxChunk: number) => chunkedStream(rng, data, maxChunk);
 
 async function readAll(readable: ReadableStream<Uint8Array>): Promise<Uint8Array> {
   return new Uint8Array(await new Response(readable).arrayBuffer());

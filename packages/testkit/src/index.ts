@@ -2,3 +2,4 @@ export { officialVectors, type OfficialVectors, type OfficialCase } from './vect
 export { paint } from './paint.ts';
 export { Random, testSeed } from './random.ts';
 export { oracle, type OracleRequest } from './oracle.ts';
+export { chunkedStream } from './chunked-stream.ts';
