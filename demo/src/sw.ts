@@ -2,7 +2,7 @@
 import { Blake3IntegrityPlugin } from '@blake3-web/workbox';
 import { clientsClaim } from 'workbox-core';
 import { registerRoute } from 'workbox-routing';
-import { CacheFirst } from 'workbox-strategies';
+import { CacheFirst, NetworkFirst, StaleWhileRevalidate } from 'workbox-strategies';
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -17,6 +17,11 @@ const integrity = new Blake3IntegrityPlugin({
     });
   },
 });
+
+// The same blobs under the other usual strategies, so their behaviour with the plugin is tested too.
+const blob = (prefix: string) => ({ url }: { url: URL }) => new RegExp(`/${prefix}/blobs/[0-9a-f]{64}$`).test(url.pathname);
+registerRoute(blob('stale-while-revalidate'), new StaleWhileRevalidate({ cacheName: 'blake3-blobs-swr', plugins: [integrity] }));
+registerRoute(blob('network-first'), new NetworkFirst({ cacheName: 'blake3-blobs-nf', plugins: [integrity] }));
 
 // Content-addressed blobs: served from the cache once verified, and only if verified.
 registerRoute(({ url }) => /\/blobs\/[0-9a-f]{64}$/.test(url.pathname), new CacheFirst({ cacheName: 'blake3-blobs', plugins: [integrity] }));

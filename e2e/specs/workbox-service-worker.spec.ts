@@ -70,4 +70,33 @@ test.describe('Blake3IntegrityPlugin in a service worker', () => {
     expect(await run(false)).toMatchObject({ state: 'ok', text: expect.stringMatching(/^verified: \d+ bytes, BLAKE3 [0-9a-f]{64}$/) });
     expect(await run(true)).toMatchObject({ state: 'error', text: expect.stringMatching(/^refused: BLAKE3 mismatch, expected [0-9a-f]{64}, got [0-9a-f]{64}$/) });
   });
+
+  for (const [prefix, cacheName] of [['stale-while-revalidate', 'blake3-blobs-swr'], ['network-first', 'blake3-blobs-nf']] as const) {
+    test(`with ${prefix}: good blobs are used and cached, tampered ones neither`, async ({ enginePage }) => {
+      const r = await enginePage.evaluate(async ({ prefix, cacheName }) => {
+        const hex = (b: ArrayBuffer) => Array.from(new Uint8Array(b), (x) => x.toString(16).padStart(2, '0')).join('');
+        const { blake3 } = await import('/packages/core/dist/index.js' as string) as typeof import('@blake3-web/core');
+        const list = (await (await fetch('./blobs/index.json')).json()) as { hex: string }[];
+        const url = new URL(`./${prefix}/blobs/${list[0].hex}`, location.href).href;
+        const good = await fetch(url);
+        const goodHex = hex(blake3(new Uint8Array(await good.arrayBuffer())).buffer as ArrayBuffer);
+        const cache = await caches.open(cacheName);
+        let cached: string[] = [];
+        for (let i = 0; i < 100 && !cached.includes(url); i++) {
+          cached = (await cache.keys()).map((k) => k.url);
+          if (!cached.includes(url)) await new Promise((res) => setTimeout(res, 50));
+        }
+        const tamperedUrl = `${url}?tamper=1`;
+        const tampered = await fetch(tamperedUrl).then((res) => `resolved ${res.status}`, (e: Error) => `rejected ${e.name}`);
+        await new Promise((res) => setTimeout(res, 300));
+        const cachedAfter = (await cache.keys()).map((k) => k.url);
+        return { expected: list[0].hex, url, tamperedUrl, status: good.status, goodHex, cached, tampered, cachedAfter };
+      }, { prefix, cacheName });
+      expect(r.status).toBe(200);
+      expect(r.goodHex).toBe(r.expected);
+      expect(r.cached).toContain(r.url);
+      expect(r.tampered).toMatch(/^rejected TypeError/);
+      expect(r.cachedAfter).not.toContain(r.tamperedUrl);
+    });
+  }
 });
