@@ -3,3 +3,4 @@ export {
   firstOf, hashFromDigestHeader, hashFromHeader, hashFromManifest, hashFromUrlPath, parseDigestField,
   type ExpectedHashResolver,
 } from './resolvers.js';
+export { hashFromPrecacheManifest, type Blake3PrecacheEntry } from './precache-manifest.js';

@@ -1,0 +1,150 @@
+// Blake3IntegrityPlugin inside workbox-precaching: install fetches every entry through the
+// plugin's fetchDidSucceed and stores it through its cacheWillUpdate; a refused entry makes
+// PrecacheStrategy throw, which fails the install event.
+import { blake3, bytesToHex } from '@blake3-web/core';
+import { Random } from '@blake3-web/testkit';
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ExtendableEvent, FetchEvent, serviceWorkerScope } from './service-worker-scope.ts';
+
+const sw = serviceWorkerScope('https://example.com/app/sw.js');
+const { PrecacheController } = await import('workbox-precaching/PrecacheController.js');
+const { Blake3IntegrityPlugin, hashFromPrecacheManifest, hashFromUrlPath, firstOf } = await import('@blake3-web/workbox');
+
+const random = new Random(11);
+const blob = random.bytes(70_000);
+const blobHex = bytesToHex(blake3(blob));
+const app = new TextEncoder().encode('console.log("app");\n'.repeat(500));
+const appHex = bytesToHex(blake3(app));
+const css = new TextEncoder().encode('body { color: black }\n');
+
+/** The origin: `?tamper=1` flips one byte, `?down=1` fails like a server that is gone. */
+let offline = false;
+sw.respondWith((request) => {
+  const url = new URL(request.url);
+  if (offline) throw new TypeError('Failed to fetch');
+  const body = url.pathname === `/app/blobs/${blobHex}` ? blob : url.pathname === '/app/app.js' ? app : url.pathname === '/app/app.css' ? css : undefined;
+  if (!body) return new Response('not found', { status: 404 });
+  const bytes = body.slice();
+  if (url.searchParams.has('tamper')) bytes[bytes.length >> 1] ^= 0x20;
+  return new Response(bytes, { status: 200 });
+});
+
+let cacheSerial = 0;
+function precache(entries: Parameters<typeof hashFromPrecacheManifest>[0], cacheName = `precache-${++cacheSerial}`) {
+  const mismatches: string[] = [];
+  const controller = new PrecacheController({ cacheName });
+  controller.addToCacheList(entries as never);
+  controller.strategy.plugins.push(new Blake3IntegrityPlugin({
+    expectedHash: firstOf(hashFromPrecacheManifest(entries), hashFromUrlPath),
+    onMismatch: ({ request }) => mismatches.push(request.url),
+  }));
+  return {
+    controller,
+    mismatches,
+    async install() {
+      const event = new ExtendableEvent('install');
+      await controller.install(event as never).catch(() => {});
+      return event.settled();
+    },
+    async cachedUrls() {
+      const cache = await caches.open(controller.strategy.cacheName);
+      return (await cache.keys()).map((r) => r.url).sort();
+    },
+    /** What a page's fetch of `url` gets from the precache route. */
+    async serve(url: string) {
+      const request = new Request(new URL(url, location.href));
+      const response = await controller.strategy.handle({ event: new FetchEvent('fetch', { request }) as never, request });
+      // Response.error() is what the page's fetch() rejects on (a network error).
+      if (response.type === 'error') return 'network error';
+      return new Uint8Array(await response.arrayBuffer());
+    },
+  };
+}
+
+describe('Blake3IntegrityPlugin with workbox-precaching', () => {
+  it('installs matching entries, then serves them without the network', async () => {
+    const manifest = [
+      { url: `blobs/${blobHex}`, revision: null },
+      { url: 'app.js', revision: appHex, blake3: appHex },
+      { url: 'app.css', revision: '1' },
+    ];
+    const p = precache(manifest);
+    await p.install();
+    assert.deepEqual(p.mismatches, []);
+    assert.deepEqual(await p.cachedUrls(), [
+      `https://example.com/app/app.css?__WB_REVISION__=1`,
+      `https://example.com/app/app.js?__WB_REVISION__=${appHex}`,
+      `https://example.com/app/blobs/${blobHex}`,
+    ]);
+    offline = true;
+    try {
+      assert.deepEqual(await p.serve(`blobs/${blobHex}`), blob);
+      assert.deepEqual(await p.serve('app.js'), app);
+    } finally {
+      offline = false;
+    }
+  });
+
+  it('fails the install when an entry does not match, and never caches that entry', async () => {
+    const manifest = [
+      { url: 'app.css', revision: '1' },
+      { url: `blobs/${blobHex}?tamper=1`, revision: null },
+      { url: 'app.js', revision: appHex, blake3: appHex },
+    ];
+    const p = precache(manifest);
+    await assert.rejects(p.install(), { name: 'bad-precaching-response', message: /request for '[^']*\/blobs\/[0-9a-f]{64}\?tamper=1' failed\.$/ });
+    assert.deepEqual(p.mismatches, [`https://example.com/app/blobs/${blobHex}?tamper=1`]);
+    // Entries are cached one at a time: those before the bad one are there (and good), it and
+    // those after it are not; the worker is discarded, so nothing serves them.
+    assert.deepEqual(await p.cachedUrls(), ['https://example.com/app/app.css?__WB_REVISION__=1']);
+  });
+
+  it('fails the install on a manifest digest that the content does not have', async () => {
+    const p = precache([{ url: 'app.js', revision: '2', blake3: blobHex }]);
+    await assert.rejects(p.install(), { name: 'bad-precaching-response' });
+    assert.deepEqual(await p.cachedUrls(), []);
+    assert.deepEqual(p.mismatches, ['https://example.com/app/app.js']);
+  });
+
+  it('a failed update leaves the installed entries in place and serving', async () => {
+    const v1 = precache([{ url: 'app.js', revision: appHex, blake3: appHex }], 'precache-shared');
+    await v1.install();
+    const v2 = precache([{ url: 'app.js', revision: appHex, blake3: appHex }, { url: `blobs/${blobHex}?tamper=1`, revision: null }], 'precache-shared');
+    await assert.rejects(v2.install(), { name: 'bad-precaching-response' });
+    assert.deepEqual(await v1.cachedUrls(), [`https://example.com/app/app.js?__WB_REVISION__=${appHex}`]);
+    assert.deepEqual(await v1.serve('app.js'), app);
+  });
+
+  it('an entry missing from the cache is fetched again through the plugin, and refused if it does not match', async () => {
+    const p = precache([{ url: `blobs/${blobHex}?tamper=1`, revision: null, integrity: 'sha256-unchecked-in-node' }]);
+    // Nothing was installed (as after an eviction): the precache route falls back to the network.
+    assert.equal(await p.serve(`blobs/${blobHex}?tamper=1`), 'network error');
+    assert.deepEqual(await p.cachedUrls(), []);
+    assert.equal(p.mismatches.length, 1);
+  });
+
+  it('an entry answering 404 fails the install, as without the plugin', async () => {
+    const p = precache([{ url: 'missing.js', revision: '1' }]);
+    await assert.rejects(p.install(), { name: 'bad-precaching-response', message: /HTTP status of 404/ });
+  });
+});
+
+describe('hashFromPrecacheManifest', () => {
+  it('maps entry URLs, resolved against the service worker, to their blake3', () => {
+    const resolve = hashFromPrecacheManifest([`blobs/${blobHex}`, { url: '/app/app.js#top', blake3: appHex.toUpperCase() }, { url: 'app.css', revision: '1' }]);
+    assert.equal(resolve(new Request('https://example.com/app/app.js')), appHex);
+    assert.equal(resolve(new Request('https://example.com/app/app.js#x')), appHex);
+    assert.equal(resolve(new Request('https://example.com/app/app.css')), undefined);
+    assert.equal(resolve(new Request(`https://example.com/app/blobs/${blobHex}`)), undefined);
+    const based = hashFromPrecacheManifest([{ url: 'app.js', blake3: appHex }], 'https://cdn.example.net/v2/');
+    assert.equal(based(new Request('https://cdn.example.net/v2/app.js')), appHex);
+  });
+
+  it('rejects malformed manifests when it is created', () => {
+    assert.throws(() => hashFromPrecacheManifest({} as never), { name: 'TypeError', message: /entries must be an array/ });
+    assert.throws(() => hashFromPrecacheManifest([null as never]), { name: 'TypeError', message: /entries\[0\]/ });
+    assert.throws(() => hashFromPrecacheManifest([{ url: 'a', blake3: 'abc' }]), { name: 'RangeError', message: /entries\[0\]\.blake3 .*"abc"/ });
+    assert.throws(() => hashFromPrecacheManifest(['a', { url: 'b', blake3: 'zz' }]), { name: 'RangeError', message: /entries\[1\]\.blake3/ });
+  });
+});
