@@ -1,7 +1,8 @@
 // Content-addressed blobs for the verified-download demo and its tests: GET /blobs/<hex> serves
-// the bytes whose BLAKE3 is <hex>, GET /blobs/<hex>.bao their Bao combined encoding; `?tamper=1`
-// flips one content byte on the way out, as a corrupting proxy or disk would. The demo's Vite
-// server and the e2e fixture server both mount it.
+// the bytes whose BLAKE3 is <hex> (one `Range: bytes=...` is honoured with a 206),
+// GET /blobs/<hex>.bao their Bao combined encoding, GET /blobs/<hex>.obao their Bao outboard;
+// `?tamper=1` flips one content byte on the way out (of the content and of `.bao`), as a
+// corrupting proxy or disk would. The demo's Vite server and the e2e fixture server both mount it.
 import { blake3, bytesToHex } from '@blake3-web/core';
 import { baoEncode } from '@blake3-web/stream';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -23,7 +24,7 @@ export function tamperedOffset(size: number): number {
   return Math.floor(size / 2);
 }
 
-type Encoded = { readonly bao: Uint8Array; readonly baoTampered: Uint8Array };
+type Encoded = { readonly bao: Uint8Array; readonly baoTampered: Uint8Array; readonly outboard: Uint8Array };
 
 /**
  * The combined encoding, and the same with the content byte at tamperedOffset flipped (the
@@ -40,7 +41,17 @@ function encodeBao(bytes: Uint8Array): Encoded {
   while (at >= 0 && bao[at] === other[at]) at--;
   const baoTampered = bao.slice();
   baoTampered[at] ^= 1;
-  return { bao, baoTampered };
+  return { bao, baoTampered, outboard: baoEncode(bytes, { outboard: true }).encoded };
+}
+
+/** One `bytes=first-last`, `bytes=first-` or `bytes=-suffix` range within `size` bytes; undefined for none or any other form. */
+function byteRange(header: string | undefined, size: number): { first: number; last: number } | 'unsatisfiable' | undefined {
+  const m = header === undefined ? null : /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!m || (m[1] === '' && m[2] === '')) return undefined;
+  const first = m[1] === '' ? Math.max(0, size - Number(m[2])) : Number(m[1]);
+  const last = m[1] === '' || m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+  if (m[1] !== '' && m[2] !== '' && Number(m[2]) < first) return undefined;
+  return first >= size || (m[1] === '' && m[2] === '0') ? 'unsatisfiable' : { first, last };
 }
 
 export function createBlobStore(sizes: readonly number[] = [100_000, 3_000_000]) {
@@ -56,7 +67,7 @@ export function createBlobStore(sizes: readonly number[] = [100_000, 3_000_000])
   /** Connect-style middleware; passes on anything that is not a blob request. */
   function middleware(req: IncomingMessage, res: ServerResponse, next: () => void): void {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    const match = /\/blobs\/(index\.json|[0-9a-f]{64})(\.bao)?$/.exec(url.pathname);
+    const match = /\/blobs\/(index\.json|[0-9a-f]{64})(\.o?bao)?$/.exec(url.pathname);
     if (!match || req.method !== 'GET') return next();
     res.setHeader('Cache-Control', 'no-store');
     if (match[1] === 'index.json' && !match[2]) {
@@ -80,10 +91,23 @@ export function createBlobStore(sizes: readonly number[] = [100_000, 3_000_000])
     if (match[2]) {
       let encoded = encodings.get(match[1]);
       if (!encoded) encodings.set(match[1], (encoded = encodeBao(bytes)));
-      body = url.searchParams.has('tamper') ? encoded.baoTampered : encoded.bao;
+      body = match[2] === '.obao' ? encoded.outboard : url.searchParams.has('tamper') ? encoded.baoTampered : encoded.bao;
     } else {
       body = url.searchParams.has('tamper') ? bytes.slice() : bytes;
       if (body !== bytes) body[tamperedOffset(body.length)] ^= 1;
+      const range = byteRange(req.headers.range, body.length);
+      if (range !== undefined) res.setHeader('Accept-Ranges', 'bytes');
+      if (range === 'unsatisfiable') {
+        res.statusCode = 416;
+        res.setHeader('Content-Range', `bytes */${body.length}`);
+        res.end();
+        return;
+      }
+      if (range) {
+        res.statusCode = 206;
+        res.setHeader('Content-Range', `bytes ${range.first}-${range.last}/${body.length}`);
+        body = body.subarray(range.first, range.last + 1);
+      }
     }
     res.setHeader('Content-Type', 'application/octet-stream');
     res.setHeader('Content-Length', String(body.length));

@@ -1,5 +1,5 @@
 /// <reference lib="webworker" />
-import { Blake3IntegrityPlugin } from '@blake3-web/workbox';
+import { baoRangeHandler, Blake3IntegrityPlugin } from '@blake3-web/workbox';
 import { clientsClaim } from 'workbox-core';
 import { registerRoute } from 'workbox-routing';
 import { CacheFirst, NetworkFirst, StaleWhileRevalidate } from 'workbox-strategies';
@@ -22,6 +22,17 @@ const integrity = new Blake3IntegrityPlugin({
 const blob = (prefix: string) => ({ url }: { url: URL }) => new RegExp(`/${prefix}/blobs/[0-9a-f]{64}$`).test(url.pathname);
 registerRoute(blob('stale-while-revalidate'), new StaleWhileRevalidate({ cacheName: 'blake3-blobs-swr', plugins: [integrity] }));
 registerRoute(blob('network-first'), new NetworkFirst({ cacheName: 'blake3-blobs-nf', plugins: [integrity] }));
+
+// The same blobs, never cached, with ranges answered by bytes checked through the blob's Bao
+// outboard (`<blob>.obao`, fetched once per blob): what a media player's range requests need.
+registerRoute(blob('verified-ranges'), baoRangeHandler({
+  outboard: (request) => {
+    const url = new URL(request.url);
+    url.search = '';
+    url.pathname += '.obao';
+    return url;
+  },
+}));
 
 // Content-addressed blobs: served from the cache once verified, and only if verified.
 registerRoute(({ url }) => /\/blobs\/[0-9a-f]{64}$/.test(url.pathname), new CacheFirst({ cacheName: 'blake3-blobs', plugins: [integrity] }));

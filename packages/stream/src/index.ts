@@ -10,3 +10,4 @@ export { BaoVerifyStream, type BaoVerifyOpts } from './bao/verify-stream.js';
 export { baoSlice, baoDecodeSlice, type BaoSource } from './bao/slice.js';
 export { fetchVerified, type FetchVerifiedOpts } from './bao/fetch-verified.js';
 export type { BaoTreeOpts } from './bao/_options.js';
+export { baoOutboardSlice, baoSliceBounds } from './bao/outboard-slice.js';

@@ -4,3 +4,4 @@ export {
   type ExpectedHashResolver,
 } from './resolvers.js';
 export { hashFromPrecacheManifest, type Blake3PrecacheEntry } from './precache-manifest.js';
+export { baoRangeHandler, fetchVerifiedRange, parseRange, type BaoRangeHandlerOptions, type VerifiedRangeOptions } from './verified-range.js';

@@ -1,0 +1,68 @@
+import { assertBytes, byteCount, resolveLeafBytes, type BaoTreeOpts } from './_options.js';
+import { concatBytes } from './_concat.js';
+import { HEADER_LEN, outboardSubtreeLen, PARENT_LEN, preOrder, readHeader, sliceRange } from './tree-shape.js';
+
+/**
+ * The content bytes [start, end) that a slice of [start, start + count) holds: the requested
+ * range widened to whole leaves (1 KiB chunks, or chunk groups) and capped at the end, with the
+ * slice rules of `baoSlice` (a count of 0 counts as 1; a start at or past the end means the final
+ * leaf). What to ask a server for, with `Range: bytes=start-(end - 1)`, to verify that range.
+ */
+export function baoSliceBounds(contentLen: number, start: number, count: number, opts?: BaoTreeOpts): { start: number; end: number } {
+  byteCount(contentLen, 'contentLen');
+  byteCount(start, 'start');
+  byteCount(count, 'count');
+  const leafBytes = resolveLeafBytes(opts);
+  const range = sliceRange(contentLen, start, count);
+  return { start: range.start - (range.start % leafBytes), end: Math.min(contentLen, Math.ceil(range.end / leafBytes) * leafBytes) };
+}
+
+/**
+ * The slice proving content bytes [start, start + count), from the outboard encoding and only
+ * the part of the content the slice holds: `content` is content from byte `contentStart` and
+ * must cover `baoSliceBounds(contentLen, start, count)`. Byte for byte `baoSlice({ data,
+ * outboard }, start, count)` without the rest of the content: what a client holding an outboard
+ * builds from a range response, to check it with `baoDecodeSlice`. Like `baoSlice` it checks no
+ * hashes.
+ *
+ * @example
+ * ```ts
+ * const { start, end } = baoSliceBounds(contentLen, 1 << 20, 65536);
+ * const piece = new Uint8Array(await (await fetch(url, { headers: { range: `bytes=${start}-${end - 1}` } })).arrayBuffer());
+ * const bytes = baoDecodeSlice(baoOutboardSlice(outboard, piece, start, 1 << 20, 65536), hash, 1 << 20, 65536);
+ * ```
+ */
+export function baoOutboardSlice(outboard: Uint8Array, content: Uint8Array, contentStart: number, start: number, count: number, opts?: BaoTreeOpts): Uint8Array {
+  assertBytes(outboard, 'outboard');
+  assertBytes(content, 'content');
+  byteCount(contentStart, 'contentStart');
+  byteCount(start, 'start');
+  byteCount(count, 'count');
+  const leafBytes = resolveLeafBytes(opts);
+  if (outboard.length < HEADER_LEN) throw new RangeError(`outboard must start with an ${HEADER_LEN}-byte length header, got ${outboard.length} bytes`);
+  const claimed = readHeader(outboard);
+  if (claimed > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError(`the length header claims ${claimed} bytes, more than 2^53 - 1`);
+  const contentLen = Number(claimed);
+  const expected = HEADER_LEN + outboardSubtreeLen(contentLen, leafBytes);
+  if (outboard.length !== expected) {
+    throw new RangeError(`the length header says ${contentLen} content bytes, which needs an outboard of ${expected} bytes; got ${outboard.length}`);
+  }
+  const bounds = baoSliceBounds(contentLen, start, count, opts);
+  if (contentStart > bounds.start || contentStart + content.length < bounds.end) {
+    throw new RangeError(`content must cover bytes ${bounds.start} to ${bounds.end} for this slice, got bytes ${contentStart} to ${contentStart + content.length}`);
+  }
+  const range = sliceRange(contentLen, start, count);
+  const pieces: Uint8Array[] = [outboard.subarray(0, HEADER_LEN)];
+  let size = HEADER_LEN;
+  let treePos = HEADER_LEN;
+  for (const node of preOrder(contentLen, { leafBytes, rangeStart: range.start, rangeEnd: range.end })) {
+    if (node.kind === 'parent') {
+      pieces.push(outboard.subarray(treePos, (treePos += PARENT_LEN)));
+      size += PARENT_LEN;
+    } else if (node.kind === 'leaf') {
+      pieces.push(content.subarray(node.start - contentStart, node.start - contentStart + node.len));
+      size += node.len;
+    } else treePos += outboardSubtreeLen(node.len, leafBytes);
+  }
+  return concatBytes(pieces, size);
+}

@@ -1,0 +1,205 @@
+import { blake3, bytesToHex } from '@blake3-web/core';
+import { baoEncode, IntegrityError } from '@blake3-web/stream';
+import { baoRangeHandler, fetchVerifiedRange, parseRange } from '@blake3-web/workbox';
+import { Random, testSeed } from '@blake3-web/testkit';
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+
+const rng = new Random(testSeed());
+const data = rng.bytes(300_000);
+const hex = bytesToHex(blake3(data));
+const outboard = baoEncode(data, { outboard: true }).encoded;
+const TAMPERED = 150_000;
+const base = 'https://example.com/media/';
+
+/**
+ * An origin serving `data` at `/media/<hex>` with Range support and its outboard at `.obao`;
+ * `?tamper=1` flips byte TAMPERED, `?tamper=<n>` byte n, `?ignore-range=1` answers 200 in full.
+ */
+function origin(content = data, obao = outboard) {
+  const log: { url: string; range: string | null }[] = [];
+  const fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const request = new Request(input, init);
+    const url = new URL(request.url);
+    log.push({ url: url.pathname + url.search, range: request.headers.get('range') });
+    if (request.headers.has('x-unavailable')) return new Response('unavailable', { status: 503 });
+    if (url.pathname.endsWith('.obao')) return new Response(obao.slice());
+    let body = content.slice();
+    const tamper = url.searchParams.get('tamper');
+    if (tamper !== null) body[tamper === '1' ? TAMPERED : Number(tamper)] ^= 0x10;
+    const range = parseRange(request.headers.get('range'));
+    if (!range || url.searchParams.has('ignore-range')) return new Response(body);
+    const first = 'suffix' in range ? body.length - range.suffix : range.first;
+    const last = 'suffix' in range ? body.length - 1 : Math.min(range.last ?? body.length - 1, body.length - 1);
+    body = body.slice(first, last + 1);
+    return new Response(body, { status: 206, headers: { 'content-range': `bytes ${first}-${last}/${content.length}`, 'content-type': 'video/webm' } });
+  };
+  return { fetch, log };
+}
+
+const get = (range?: string, query = '', headers: Record<string, string> = {}) =>
+  new Request(`${base}${hex}${query}`, { headers: range === undefined ? headers : { ...headers, range } });
+
+/** Reads a body with a reader, keeping what arrived before an error. */
+async function drain(response: Response): Promise<{ bytes: Uint8Array; error?: unknown }> {
+  const reader = response.body!.getReader();
+  const parts: Uint8Array[] = [];
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      parts.push(value);
+    }
+  } catch (error) {
+    return { bytes: new Uint8Array(Buffer.concat(parts)), error };
+  }
+  return { bytes: new Uint8Array(Buffer.concat(parts)) };
+}
+
+describe('fetchVerifiedRange', () => {
+  it('answers single ranges with a 206 of exactly the requested, verified bytes', async () => {
+    const cases: [string, number, number][] = [['bytes=0-0', 0, 0], ['bytes=1000-1100', 1000, 1100], ['bytes=149000-151999', 149_000, 151_999], ['bytes=299000-', 299_000, 299_999], ['bytes=-77', 299_923, 299_999], ['bytes=5-999999', 5, 299_999], ['bytes=0-', 0, 299_999]];
+    for (let i = 0; i < 12; i++) {
+      const first = rng.int(0, data.length - 1);
+      const last = rng.int(first, data.length - 1);
+      cases.push([`bytes=${first}-${last}`, first, last]);
+    }
+    for (const [header, first, last] of cases) {
+      const { fetch } = origin();
+      const res = await fetchVerifiedRange(get(header), hex, { outboard: `${base}${hex}.obao`, fetch, windowBytes: 64 * 1024 });
+      assert.equal(res.status, 206, header);
+      assert.equal(res.headers.get('content-range'), `bytes ${first}-${last}/${data.length}`);
+      assert.equal(res.headers.get('content-length'), String(last + 1 - first));
+      assert.equal(res.headers.get('content-type'), 'video/webm');
+      assert.deepEqual(new Uint8Array(await res.arrayBuffer()), data.subarray(first, last + 1), header);
+    }
+  });
+
+  it('asks the server for the range widened to whole chunks, and for the final chunk to prove the length', async () => {
+    const { fetch, log } = origin();
+    await (await fetchVerifiedRange(get('bytes=1500-2600'), hex, { outboard, fetch })).arrayBuffer();
+    assert.deepEqual(log, [
+      { url: `/media/${hex}`, range: 'bytes=299008-299999' },
+      { url: `/media/${hex}`, range: 'bytes=1024-3071' },
+    ]);
+  });
+
+  it('a tampered byte in the range, or in a chunk the range touches, rejects with an IntegrityError', async () => {
+    const { fetch } = origin();
+    for (const header of ['bytes=149990-150010', `bytes=${TAMPERED - (TAMPERED % 1024)}-${TAMPERED - (TAMPERED % 1024)}`, 'bytes=100000-200000']) {
+      await assert.rejects(fetchVerifiedRange(get(header, '?tamper=1'), hex, { outboard, fetch }), IntegrityError, header);
+    }
+    // Only the chunks a range needs are checked: a range elsewhere is served.
+    const far = await fetchVerifiedRange(get('bytes=0-9999', '?tamper=1'), hex, { outboard, fetch });
+    assert.deepEqual(new Uint8Array(await far.arrayBuffer()), data.subarray(0, 10_000));
+  });
+
+  it('a long range streams window by window and errors at the first bad window, after only verified bytes', async () => {
+    const { fetch } = origin();
+    const windowBytes = 32 * 1024;
+    const res = await fetchVerifiedRange(get('bytes=1000-', '?tamper=1'), hex, { outboard, fetch, windowBytes });
+    assert.equal(res.status, 206);
+    const { bytes, error } = await drain(res);
+    assert.ok(error instanceof IntegrityError);
+    // Windows start at chunk 0 (1000 widened down); the bad byte is in window 4 (131072-163839).
+    assert.equal(bytes.length, 4 * windowBytes - 1000);
+    assert.deepEqual(bytes, data.subarray(1000, 4 * windowBytes));
+  });
+
+  it('a bad outboard, or one claiming another length, is an IntegrityError', async () => {
+    const flipped = outboard.slice();
+    flipped[8 + 20] ^= 1; // the root parent
+    const short = baoEncode(data.subarray(0, 299_000), { outboard: true }).encoded; // same tree size, other length
+    const longer = baoEncode(new Uint8Array(310_000), { outboard: true }).encoded;
+    for (const [name, bad] of [['flipped', flipped], ['other length', short], ['other size', longer], ['truncated', outboard.subarray(0, 100)], ['empty', new Uint8Array(0)]] as const) {
+      const { fetch } = origin(data, bad);
+      await assert.rejects(fetchVerifiedRange(get('bytes=0-99'), hex, { outboard: `${base}${hex}.obao`, fetch }), IntegrityError, name);
+    }
+  });
+
+  it('serves a server that ignores Range, a 416 past the end, and passes error statuses through', async () => {
+    const { fetch } = origin();
+    const full = await fetchVerifiedRange(get('bytes=70000-70009', '?ignore-range=1'), hex, { outboard, fetch });
+    assert.equal(full.status, 206);
+    assert.deepEqual(new Uint8Array(await full.arrayBuffer()), data.subarray(70_000, 70_010));
+    for (const header of ['bytes=300000-', 'bytes=400000-400001', 'bytes=-0']) {
+      const res = await fetchVerifiedRange(get(header), hex, { outboard, fetch });
+      assert.equal(res.status, 416, header);
+      assert.equal(res.headers.get('content-range'), 'bytes */300000');
+    }
+    const down = await fetchVerifiedRange(get('bytes=0-9', '', { 'x-unavailable': '1' }), hex, { outboard, fetch });
+    assert.equal(down.status, 503);
+  });
+
+  it('without a single range: the whole content, verified as it streams', async () => {
+    const { fetch } = origin();
+    for (const header of [undefined, 'bytes=0-1,5-9', 'items=0-1']) {
+      const res = await fetchVerifiedRange(get(header), hex, { outboard, fetch });
+      assert.equal(res.status, 200);
+      assert.deepEqual(new Uint8Array(await res.arrayBuffer()), data);
+    }
+    const bad = await fetchVerifiedRange(get(undefined, '?tamper=1'), hex, { outboard, fetch });
+    const { bytes, error } = await drain(bad);
+    assert.ok(error instanceof IntegrityError);
+    assert.ok(bytes.length <= TAMPERED);
+    assert.deepEqual(bytes, data.subarray(0, bytes.length));
+  });
+
+  it('empty content: every range is a 416, and its outboard is still checked against the hash', async () => {
+    const empty = new Uint8Array(0);
+    const emptyHex = bytesToHex(blake3(empty));
+    const { fetch } = origin(empty, baoEncode(empty, { outboard: true }).encoded);
+    const res = await fetchVerifiedRange(new Request(`${base}${emptyHex}`, { headers: { range: 'bytes=0-' } }), emptyHex, { outboard: `${base}${emptyHex}.obao`, fetch });
+    assert.equal(res.status, 416);
+    await assert.rejects(fetchVerifiedRange(new Request(`${base}${emptyHex}`, { headers: { range: 'bytes=0-' } }), hex, { outboard: `${base}${emptyHex}.obao`, fetch }), IntegrityError);
+  });
+
+  it('rejects bad arguments clearly', async () => {
+    const { fetch } = origin();
+    await assert.rejects(fetchVerifiedRange('x' as never, hex, { outboard, fetch }), { name: 'TypeError', message: /request must be a Request/ });
+    await assert.rejects(fetchVerifiedRange(get('bytes=0-1'), hex, { outboard, fetch, windowBytes: 1000 }), { name: 'RangeError', message: /opts.windowBytes .* 1000/ });
+    await assert.rejects(fetchVerifiedRange(get('bytes=0-1'), hex, { outboard: 5 as never, fetch }), { name: 'TypeError', message: /opts.outboard/ });
+    await assert.rejects(fetchVerifiedRange(get('bytes=0-1'), 'abc', { outboard, fetch }), { name: 'RangeError' });
+  });
+});
+
+describe('baoRangeHandler', () => {
+  const event = {} as Parameters<ReturnType<typeof baoRangeHandler>>[0]['event'];
+  const url = new URL(`${base}${hex}`);
+
+  it('serves verified ranges, fetching each outboard once; a mismatch is a network error, reported, and the outboard is fetched again', async () => {
+    const { fetch, log } = origin();
+    const mismatches: string[] = [];
+    const handle = baoRangeHandler({ outboard: (request) => `${request.url.split('?')[0]}.obao`, fetch, onMismatch: ({ request }) => mismatches.push(request.url) });
+    const a = await handle({ request: get('bytes=10-19'), url, event, params: undefined });
+    assert.deepEqual(new Uint8Array(await a.arrayBuffer()), data.subarray(10, 20));
+    const b = await handle({ request: get('bytes=200000-200009'), url, event, params: undefined });
+    assert.deepEqual(new Uint8Array(await b.arrayBuffer()), data.subarray(200_000, 200_010));
+    assert.equal(log.filter((l) => l.url.endsWith('.obao')).length, 1);
+    const bad = await handle({ request: get('bytes=150000-150001', '?tamper=1'), url, event, params: undefined });
+    assert.equal(bad.type, 'error');
+    assert.deepEqual(mismatches, [`${base}${hex}?tamper=1`]);
+    await (await handle({ request: get('bytes=0-0'), url, event, params: undefined })).arrayBuffer();
+    assert.equal(log.filter((l) => l.url.endsWith('.obao')).length, 2);
+  });
+
+  it('passes requests without a digest to the network, and rejects bad options', async () => {
+    const { fetch, log } = origin();
+    const handle = baoRangeHandler({ outboard: () => outboard, fetch });
+    const res = await handle({ request: new Request(`${base}not-a-digest`, { headers: { range: 'bytes=0-1' } }), url, event, params: undefined });
+    assert.equal(res.status, 206);
+    assert.deepEqual(log, [{ url: '/media/not-a-digest', range: 'bytes=0-1' }]);
+    assert.throws(() => baoRangeHandler({ outboard: 'x' as never }), { name: 'TypeError', message: /opts.outboard must be a function/ });
+    assert.throws(() => baoRangeHandler({ outboard: () => outboard, outboardCacheSize: -1 }), { name: 'RangeError', message: /outboardCacheSize/ });
+  });
+});
+
+describe('parseRange', () => {
+  it('reads one byte range and nothing else', () => {
+    assert.deepEqual(parseRange('bytes=0-499'), { first: 0, last: 499 });
+    assert.deepEqual(parseRange('bytes=500-'), { first: 500 });
+    assert.deepEqual(parseRange('bytes=-500'), { suffix: 500 });
+    assert.deepEqual(parseRange(' Bytes = 1 - 2 '), { first: 1, last: 2 });
+    for (const bad of [null, '', 'bytes=-', 'bytes=5-1', 'bytes=0-1,3-4', 'items=0-1', 'bytes=a-b']) assert.equal(parseRange(bad), undefined, String(bad));
+  });
+});
