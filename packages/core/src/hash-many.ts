@@ -1,12 +1,11 @@
 import { abytes, describe } from './_assert.js';
 import { toBytes, type Input } from './_bytes.js';
-import { compress } from './_compress.js';
 import { BLOCK_LEN, CHUNK_END, CHUNK_LEN, PARENT, ROOT } from './_constants.js';
 import { HasherState } from './_hasher-state.js';
 import { resolveMode, type Blake3Opts, type Mode } from './_options.js';
 import { Output } from './_output.js';
 import { manyKernel } from './backend.js';
-import { MANY_IN, MANY_IN_LEN, MANY_JOBS, MANY_MAX_JOBS, MANY_OUT, MANY_OUT_HI, type ManyKernel } from './wasm/_kernel.js';
+import { MANY_CV, MANY_CV_SLOTS, MANY_HI_DELTA, MANY_IN, MANY_IN_LEN, MANY_JOBS, MANY_MAX_JOBS, MANY_OUT, type ManyKernel } from './wasm/_kernel.js';
 
 function assertInputs(inputs: unknown): asserts inputs is readonly Input[] {
   if (!Array.isArray(inputs)) throw new TypeError(`inputs must be an array, got ${describe(inputs)}`);
@@ -14,16 +13,19 @@ function assertInputs(inputs: unknown): asserts inputs is readonly Input[] {
 
 /**
  * Messages longer than this many chunks take the one-shot path (64-chunk subtrees and parents 4
- * at a time in the kernel) instead of one lane per chunk with parents merged in JS.
+ * at a time in the kernel) instead of one lane per chunk and per parent.
  */
-const LANE_MAX_CHUNKS = 8;
+const LANE_MAX_CHUNKS = 16;
 /** Batches with fewer messages take the one-shot loop: a kernel step always hashes 8 lanes. */
 const MIN_BATCH = 4;
 /** Up to 64 output bytes come out of the kernel; longer outputs need the root node (see docs/wasm-kernel.md). */
 const MAX_KERNEL_DKLEN = 2 * 32;
 
 let state: HasherState | undefined;
-let pendingMessages: Int32Array | undefined;
+/** Per message of a piece: its index in the batch. */
+let pieceMessages: Int32Array | undefined;
+/** Per message of more than one chunk: its position in the piece, first node slot, node count. */
+let pieceTrees: Int32Array | undefined;
 const output = new Output();
 
 /** Where digest `i` goes: a fresh array per message, or `out` at `i * dkLen`. */
@@ -40,43 +42,87 @@ function hashOne(bytes: Uint8Array, mode: Mode, sink: Sink, i: number): void {
   (state ??= new HasherState()).init(mode.key, mode.flags).finalizeWith(bytes, output).rootBytes(digestFor(sink, i));
 }
 
+const JOB_WORDS = 8;
+const PARENT_JOB = BLOCK_LEN | ((PARENT) << 8);
+const ROOT_PARENT_JOB = BLOCK_LEN | ((PARENT | ROOT) << 8);
+
 /**
- * The batch on the `many` kernel: messages are copied into WASM memory, zero-padded to whole
- * blocks, as jobs of one chunk each, in pieces of up to MANY_IN_LEN bytes; one call per piece.
- * A message of one chunk is one job whose last block carries ROOT, so the kernel's output is
- * its digest; longer messages are one job per chunk, and their chaining values are merged here.
+ * The batch on the `many` kernel, in pieces of up to MANY_IN_LEN bytes of zero-padded input or
+ * MANY_MAX_JOBS chunks. Per piece, one call hashes every chunk of every message, one chunk per
+ * lane; then one call per tree level hashes the parents of all messages of more than one chunk
+ * (at most 3 levels for 8 chunks), so no compression runs in JS. Each message's root output
+ * lands at MANY_OUT + 32 * (its position in the piece).
  */
 function hashBatch(k: ManyKernel, bytes: readonly Uint8Array[], mode: Mode, sink: Sink): void {
   const { mem8, mem32 } = k;
-  const jobWord = MANY_JOBS >> 2;
-  // Per message of the piece: its index, its first job, its chunk count.
-  const pending = (pendingMessages ??= new Int32Array(3 * MANY_MAX_JOBS));
-  let count = 0;
+  const { key, flags } = mode;
+  const { out, digests, dkLen } = sink;
+  const wide = dkLen > 32;
+  const messages = (pieceMessages ??= new Int32Array(MANY_MAX_JOBS));
+  const trees = (pieceTrees ??= new Int32Array(3 * (MANY_MAX_JOBS >> 1)));
+  let count = 0; // messages in the piece
+  let treeCount = 0;
   let inPos = MANY_IN;
   let jobs = 0;
+  let cvTop = 0; // next free chaining-value slot
+
+  /** Appends a job to the table (see manyFunction in the kernel generator). */
+  const job = (addr: number, blocks: number, counter: number, last: number, outAddr: number) => {
+    const w = (MANY_JOBS >> 2) + JOB_WORDS * jobs++;
+    mem32[w] = addr;
+    mem32[w + 1] = blocks;
+    mem32[w + 2] = counter;
+    mem32[w + 3] = last;
+    mem32[w + 4] = outAddr;
+  };
 
   const flush = () => {
-    if (jobs === 0) return;
-    k.run(jobs, mode.key, mode.flags);
-    for (let p = 0; p < 3 * count; p += 3) {
-      const i = pending[p], job = pending[p + 1], chunks = pending[p + 2];
-      if (chunks === 1) {
-        const o = MANY_OUT + 32 * job;
-        if (sink.dkLen <= 32) {
-          if (sink.out) sink.out.set(mem8.subarray(o, o + sink.dkLen), i * sink.dkLen);
-          else sink.digests![i] = mem8.slice(o, o + sink.dkLen);
+    if (count === 0) return;
+    k.run(jobs, key, flags, wide);
+    // Parent levels: adjacent nodes pair up left to right and an odd last node moves up as it
+    // is, which gives the reference tree (left subtrees are complete powers of two).
+    for (let open = treeCount; open > 0; ) {
+      jobs = 0;
+      for (let t = 0; t < 3 * treeCount; t += 3) {
+        const nodes = trees[t + 2];
+        if (nodes < 2) continue;
+        const first = trees[t + 1];
+        if (nodes === 2) {
+          job(MANY_CV + 32 * first, 1, 0, ROOT_PARENT_JOB, MANY_OUT + 32 * trees[t]);
+          trees[t + 2] = 1;
+          open--;
+          continue;
+        }
+        trees[t + 1] = cvTop;
+        for (let p = 0; p + 1 < nodes; p += 2) job(MANY_CV + 32 * (first + p), 1, 0, PARENT_JOB, MANY_CV + 32 * cvTop++);
+        if (nodes & 1) {
+          const from = (MANY_CV >> 2) + 8 * (first + nodes - 1);
+          mem32.copyWithin((MANY_CV >> 2) + 8 * cvTop++, from, from + 8);
+        }
+        trees[t + 2] = (nodes + 1) >> 1;
+      }
+      k.run(jobs, key, flags, wide);
+    }
+    // Digests, all at MANY_OUT in piece order: one copy when they fill consecutive slots of `out`.
+    const first = messages[0];
+    if (out && dkLen === 32 && messages[count - 1] - first === count - 1) {
+      out.set(mem8.subarray(MANY_OUT, MANY_OUT + 32 * count), 32 * first);
+    } else {
+      for (let p = 0; p < count; p++) {
+        const i = messages[p];
+        const o = MANY_OUT + 32 * p;
+        if (!wide) {
+          if (out) out.set(mem8.subarray(o, o + dkLen), i * dkLen);
+          else digests![i] = mem8.slice(o, o + dkLen);
         } else {
           const d = digestFor(sink, i);
           d.set(mem8.subarray(o, o + 32));
-          d.set(mem8.subarray(MANY_OUT_HI + 32 * job, MANY_OUT_HI + 32 * job + sink.dkLen - 32), 32);
+          d.set(mem8.subarray(o + MANY_HI_DELTA, o + MANY_HI_DELTA + dkLen - 32), 32);
         }
-      } else {
-        rootOfChunks(mem32, (MANY_OUT >> 2) + 8 * job, chunks, mode).rootBytes(digestFor(sink, i));
       }
     }
-    count = 0;
+    count = treeCount = jobs = cvTop = 0;
     inPos = MANY_IN;
-    jobs = 0;
   };
 
   for (let i = 0; i < bytes.length; i++) {
@@ -87,53 +133,27 @@ function hashBatch(k: ManyKernel, bytes: readonly Uint8Array[], mode: Mode, sink
       hashOne(msg, mode, sink, i);
       continue;
     }
-    const padded = len === 0 ? BLOCK_LEN : Math.ceil(len / BLOCK_LEN) * BLOCK_LEN;
-    if (inPos + padded > MANY_IN + MANY_IN_LEN || jobs + chunks > MANY_MAX_JOBS) flush();
-    // A byte loop into the WASM memory's view instead of set() for messages up to 64 bytes: 64 B
-    // batches 271-300 vs 528-532 MB/s (Node 20).
+    const padded = len === 0 ? BLOCK_LEN : (len + BLOCK_LEN - 1) & -BLOCK_LEN;
+    if (inPos + padded > MANY_IN + MANY_IN_LEN || jobs + chunks > MANY_MAX_JOBS || cvTop + 3 * chunks > MANY_CV_SLOTS) flush();
     mem8.set(msg, inPos);
     for (let b = inPos + len; b < inPos + padded; b++) mem8[b] = 0;
-    pending[3 * count] = i;
-    pending[3 * count + 1] = jobs;
-    pending[3 * count + 2] = chunks;
-    count++;
-    for (let c = 0; c < chunks; c++) {
-      const rest = len - c * CHUNK_LEN; // > 0 but for the empty message
-      const blocks = rest <= BLOCK_LEN ? 1 : rest >= CHUNK_LEN ? CHUNK_LEN / BLOCK_LEN : Math.ceil(rest / BLOCK_LEN);
-      const lastLen = Math.min(rest, CHUNK_LEN) - (blocks - 1) * BLOCK_LEN;
-      const w = jobWord + 4 * jobs++;
-      mem32[w] = inPos + c * CHUNK_LEN;
-      mem32[w + 1] = blocks;
-      mem32[w + 2] = c;
-      mem32[w + 3] = lastLen | ((chunks === 1 ? CHUNK_END | ROOT : CHUNK_END) << 8);
+    if (chunks === 1) {
+      job(inPos, padded / BLOCK_LEN, 0, (len - padded + BLOCK_LEN) | ((CHUNK_END | ROOT) << 8), MANY_OUT + 32 * count);
+    } else {
+      trees[3 * treeCount] = count;
+      trees[3 * treeCount + 1] = cvTop;
+      trees[3 * treeCount + 2] = chunks;
+      treeCount++;
+      for (let c = 0; c < chunks; c++) {
+        const rest = Math.min(len - c * CHUNK_LEN, CHUNK_LEN); // > 0
+        const blocks = (rest + BLOCK_LEN - 1) >> 6;
+        job(inPos + c * CHUNK_LEN, blocks, c, (rest - (blocks - 1) * BLOCK_LEN) | (CHUNK_END << 8), MANY_CV + 32 * cvTop++);
+      }
     }
+    messages[count++] = i;
     inPos += padded;
   }
   flush();
-}
-
-/**
- * The root node of a message of `n` (2 to 8) chunks whose chaining values are the 8n words at
- * `mem32[at]`: the reference's stack rule (merge while the chunk count is even), the stack kept
- * in place over the chaining values already consumed, then folded onto the last chunk's; the
- * top parent stays uncompressed.
- */
-function rootOfChunks(mem32: Uint32Array, at: number, n: number, mode: Mode): Output {
-  const { key } = mode;
-  const flags = mode.flags | PARENT;
-  let sp = 0;
-  for (let c = 0; c < n; c++) {
-    // Entry sp is pushed over a chaining value already read (sp <= c).
-    if (sp !== c) mem32.copyWithin(at + 8 * sp, at + 8 * c, at + 8 * c + 8);
-    sp++;
-    if (c === n - 1) break;
-    for (let total = c + 1; (total & 1) === 0; total >>= 1) {
-      sp--;
-      compress(key, 0, mem32, at + 8 * (sp - 1), 0, 0, BLOCK_LEN, flags, mem32, at + 8 * (sp - 1), 8);
-    }
-  }
-  for (sp--; sp >= 2; sp--) compress(key, 0, mem32, at + 8 * (sp - 1), 0, 0, BLOCK_LEN, flags, mem32, at + 8 * (sp - 1), 8);
-  return output.setParent(mem32, at, at + 8, key, flags);
 }
 
 /**

@@ -1,7 +1,7 @@
 // hashMany against per-message blake3() where the lane scheduler can go wrong: batch sizes around
-// the 8 lanes, lanes finishing at different blocks, messages of 1-8 chunks merged from lane
-// outputs, messages that take the one-shot path among lane jobs, pieces that fill WASM memory
-// exactly, inputs at odd offsets of shared buffers, and every output length class.
+// the 8 lanes, lanes finishing at different blocks, messages of 1-16 chunks whose parents run in
+// the lanes level by level, messages that take the one-shot path among lane jobs, pieces that
+// fill WASM memory exactly, inputs at odd offsets of shared buffers, and every output length class.
 import { blake3, hashMany, hashManyInto, type Blake3Opts } from '@blake3-web/core';
 import { Random, testSeed } from '@blake3-web/testkit';
 import assert from 'node:assert/strict';
@@ -82,9 +82,12 @@ forEachBackend(`hashMany lanes (seed ${seed})`, () => {
     for (const n of [1023, 1024, 1025, 2049]) check(Array.from({ length: n }, () => new Uint8Array(0)), {}, `${n} empty messages`);
   });
 
-  it('every chunk count 2-9 at every length class of the last chunk (tree merged from lane outputs)', () => {
+  it('every chunk count 2-17 at every length class of the last chunk (trees hashed level by level in the lanes)', () => {
     const inputs: Uint8Array[] = [];
-    for (let chunks = 2; chunks <= 9; chunks++) for (const last of [1, 63, 64, 65, 1023, 1024]) inputs.push(rng.bytes((chunks - 1) * 1024 + last));
+    for (let chunks = 2; chunks <= 17; chunks++) for (const last of [1, 63, 64, 65, 1023, 1024]) inputs.push(rng.bytes((chunks - 1) * 1024 + last));
     for (const opts of MODES) check(inputs, opts, 'chunk counts');
+    // Roots of parents with output words 8-15, and trees alone or two to a piece.
+    for (const dkLen of [33, 64]) check(inputs, { ...rng.pick(MODES), dkLen }, `chunk counts, dkLen ${dkLen}`);
+    for (let chunks = 2; chunks <= 17; chunks++) check(Array.from({ length: 5 }, () => rng.bytes(chunks * 1024 - rng.int(0, 1023))), rng.pick(MODES), `five trees of ${chunks} chunks`);
   });
 });

@@ -94,7 +94,7 @@ describe('kernel module', () => {
     const bytes = kernelModule();
     assert.deepEqual(kernelModule(), bytes);
     assert.ok(WebAssembly.validate(bytes));
-    assert.equal(sha256(bytes), '3cd48c617b90934b4db686bf97f9b9acb52f4a10709b0387014f97ee0408a568');
+    assert.equal(sha256(bytes), '900cce80dad5ae69a0d1588423913b2a9da2b6d8c1e212f28b39db5200e124e9');
     assert.ok(PAGES >= 1 && PAGES <= 4);
   });
 

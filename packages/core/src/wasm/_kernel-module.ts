@@ -11,7 +11,7 @@
 //   ROOT_PTR    the root node for XOF output: 8 chaining-value words, then the 16 block words
 //   XOF_PTR     output blocks, in stream order
 //   MANY_*      `many`: lane state, a job table, job outputs and the jobs' padded input (below)
-import { BLOCK_LEN, CHUNK_END, CHUNK_LEN, CHUNK_START, IV, PARENT } from '../_constants.js';
+import { BLOCK_LEN, CHUNK_END, CHUNK_LEN, CHUNK_START, IV, PARENT, ROOT } from '../_constants.js';
 import { encodeModule, FunctionBody, type FuncDef, type Template } from './_module.js';
 
 export const MAX_CHUNKS = 64;
@@ -35,22 +35,27 @@ const LANE_BLEN = LANE_CTR + 4 * MANY_LANES;
 const LANE_FLAGS = LANE_BLEN + 4 * MANY_LANES;
 const MANY_H = LANE_FLAGS + 4 * MANY_LANES; // chaining values, word-sliced: group g, word j at + 128g + 16j
 const MANY_W2 = MANY_H + 2 * 128; // words 8-15 of the last output, word-sliced the same way
-const MANY_DUMMY = MANY_W2 + 2 * 128; // where idle lanes write their output (8 words, and 8 at + MANY_OUT_HI - MANY_OUT)
-/** The most jobs (chunks of at most 16 blocks) per `many` call: one per 64 bytes of input. */
+const MANY_DUMMY = MANY_W2 + 2 * 128; // where idle lanes write their output (8 words)
+/** The most jobs per `many` call: one per 64 bytes of input. */
 export const MANY_MAX_JOBS = 1024;
-/** Job table: 4 words per job (see manyFunction). */
-export const MANY_JOBS = MANY_DUMMY + 64;
+/** Job table: 8 words per job (see manyFunction). */
+export const MANY_JOBS = MANY_DUMMY + 32;
 /**
- * Job outputs in job order: 8 words per job (its chaining value, or root output words 0-7), so
- * the chaining values of a message's chunks are adjacent and parents compress them in place.
+ * Chaining values of the jobs that are not roots: chunks, then each parent level after the one
+ * it reads, so a level never overwrites what a later job of the same call still loads. A tree of
+ * c chunks takes at most 3c slots, and a piece holds at most MANY_IN_LEN / 544 chunks of
+ * messages longer than one chunk (each such chunk but the last is 1024 bytes, the last >= 64).
  */
-export const MANY_OUT = MANY_JOBS + 16 * MANY_MAX_JOBS;
-/** Root output words 8-15 of each job, 8 words per job. */
-export const MANY_OUT_HI = MANY_OUT + 32 * MANY_MAX_JOBS;
+export const MANY_CV = MANY_JOBS + 32 * MANY_MAX_JOBS;
+export const MANY_CV_SLOTS = 6 * (MANY_MAX_JOBS * BLOCK_LEN / CHUNK_LEN);
+/** Root outputs, words 0-7 (the digest's first 32 bytes), where the job says, usually one per message. */
+export const MANY_OUT = MANY_CV + 32 * MANY_CV_SLOTS;
+/** Root output words 8-15 go this many bytes after words 0-7, when the call asks for them. */
+export const MANY_HI_DELTA = 32 * MANY_MAX_JOBS;
 /** The jobs' input, each message zero-padded to whole blocks (and at least one). */
-export const MANY_IN = MANY_OUT_HI + 32 * MANY_MAX_JOBS;
+export const MANY_IN = MANY_OUT + 2 * MANY_HI_DELTA;
 export const MANY_IN_LEN = MANY_MAX_JOBS * BLOCK_LEN;
-const END = Math.max(MANY_IN + MANY_IN_LEN, MANY_DUMMY + MANY_OUT_HI - MANY_OUT + 32);
+const END = MANY_IN + MANY_IN_LEN;
 export const PAGES = Math.ceil(END / 65536);
 
 const MSG_PERMUTATION = [2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8];
@@ -326,14 +331,15 @@ function xofFunction(g: Template): FuncDef {
 }
 
 /**
- * `many(count, flags)`: SIMD across messages. Runs `count` jobs from the job table, 8 lanes at
- * a time (two interleaved groups of 4), one job per lane; a lane that finishes its job takes the
- * next, so mixed lengths keep every lane busy until the table runs out. A job is one chunk of
- * at most 16 blocks, zero-padded in memory to whole blocks: the words of job `i` at
- * MANY_JOBS + 16i are its block address, its block count (>= 1), its chunk counter (below 2^32),
- * and `lastLen | extraFlags << 8` (the last block's length and CHUNK_END, with ROOT for a whole
- * single-chunk message). `flags` holds the mode bits. Job `i` writes 8 words at MANY_OUT + 32i:
- * its chaining value (or, for a root, output words 0-7), and output words 8-15 at MANY_OUT_HI + 32i.
+ * `many(count, flags, wide)`: SIMD across messages. Runs `count` jobs from the job table, 8 lanes
+ * at a time (two interleaved groups of 4), one job per lane; a lane that finishes its job takes
+ * the next, so mixed lengths keep every lane busy until the table runs out. A job is one node of
+ * a message's tree: a chunk of 1-16 blocks, or a parent (one block: two adjacent chaining values).
+ * The words of job `i` at MANY_JOBS + 32i are its block address, its block count (>= 1), its
+ * counter (below 2^32; 0 for parents), `lastLen | extraFlags << 8` (the last block's length, and
+ * CHUNK_END or PARENT, with ROOT for the root node), and the address of its 8 output words: its
+ * chaining value, or for a root output words 0-7, with words 8-15 MANY_HI_DELTA bytes later when
+ * `wide` is 1. `flags` holds the mode bits; the first block of a chunk gets CHUNK_START.
  *
  * Counter, block length and flags are per-lane vectors in memory (LANE_CTR...), rewritten by
  * scalar code per lane between compressions; chaining values go through MANY_H, so starting a
@@ -341,10 +347,10 @@ function xofFunction(g: Template): FuncDef {
  * against ~140 SIMD instructions per lane per compression.
  */
 function manyFunction(g: Template): FuncDef {
-  const [count, flags] = [0, 1];
-  const f = new FunctionBody(2);
+  const [count, flags, wide] = [0, 1, 2];
+  const f = new FunctionBody(3);
   const sets = range(2).map(() => ({ L: lanes(f), tmp: range(4).map(() => f.local('v128')) }));
-  const next = f.local('i32'), active = f.local('i32'), left = f.local('i32'), start = f.local('i32'), job = f.local('i32'), out = f.local('i32');
+  const next = f.local('i32'), active = f.local('i32'), left = f.local('i32'), start = f.local('i32'), job = f.local('i32'), out = f.local('i32'), extra = f.local('i32');
   const load = (addr: number) => f.i32(0).mem('i32.load', addr);
   /** Stores the i32 that `value` pushes at the fixed address `addr`. */
   const store = (addr: number, value: () => void) => {
@@ -362,20 +368,26 @@ function manyFunction(g: Template): FuncDef {
       // The job is done: its outputs, then the next job or idleness.
       load(LANE_OUT + 4 * l).set(out);
       for (let j = 0; j < 8; j++) f.get(out).i32(0).mem('i32.load', MANY_H + word + 16 * j).mem('i32.store', 4 * j);
-      for (let j = 0; j < 8; j++) f.get(out).i32(0).mem('i32.load', MANY_W2 + word + 16 * j).mem('i32.store', MANY_OUT_HI - MANY_OUT + 4 * j);
+      // Words 8-15 only for a root, and only when the output is longer than 32 bytes.
+      load(LANE_FINAL + 4 * l).i32(Math.log2(ROOT)).op('i32.shr_u').get(wide).op('i32.and');
+      f.block('if');
+      for (let j = 0; j < 8; j++) f.get(out).i32(0).mem('i32.load', MANY_W2 + word + 16 * j).mem('i32.store', MANY_HI_DELTA + 4 * j);
+      f.op('end');
       f.get(next).get(count).op('i32.lt_u');
       f.block('if');
       {
-        f.get(next).i32(4).op('i32.shl').set(job);
+        f.get(next).i32(5).op('i32.shl').set(job);
         store(LANE_PTR + 4 * l, () => f.get(job).mem('i32.load', MANY_JOBS));
         f.get(job).mem('i32.load', MANY_JOBS + 4).set(left);
         store(LANE_LEFT + 4 * l, () => f.get(left));
         store(LANE_CTR + 4 * l, () => f.get(job).mem('i32.load', MANY_JOBS + 8));
-        store(LANE_LAST + 4 * l, () => f.get(job).mem('i32.load', MANY_JOBS + 12).i32(0xff).op('i32.and'));
-        store(LANE_FINAL + 4 * l, () => f.get(job).mem('i32.load', MANY_JOBS + 12).i32(8).op('i32.shr_u').get(flags).op('i32.or'));
-        store(LANE_OUT + 4 * l, () => f.get(next).i32(5).op('i32.shl').i32(MANY_OUT).op('i32.add'));
+        f.get(job).mem('i32.load', MANY_JOBS + 12).set(extra);
+        store(LANE_LAST + 4 * l, () => f.get(extra).i32(0xff).op('i32.and'));
+        store(LANE_FINAL + 4 * l, () => f.get(extra).i32(8).op('i32.shr_u').get(flags).op('i32.or'));
+        store(LANE_OUT + 4 * l, () => f.get(job).mem('i32.load', MANY_JOBS + 16));
         for (let j = 0; j < 8; j++) store(MANY_H + word + 16 * j, () => load(KEY_PTR + 4 * j));
-        f.i32(CHUNK_START).set(start);
+        // CHUNK_START for a chunk, nothing for a parent.
+        f.i32(CHUNK_START).get(extra).i32(8 + Math.log2(PARENT)).op('i32.shr_u').i32(1).op('i32.and').op('i32.xor').set(start);
         f.get(next).i32(1).op('i32.add').set(next);
       }
       f.op('else');
@@ -385,6 +397,7 @@ function manyFunction(g: Template): FuncDef {
         f.i32(0x40000000).set(left);
         store(LANE_LEFT + 4 * l, () => f.get(left));
         store(LANE_OUT + 4 * l, () => f.i32(MANY_DUMMY));
+        store(LANE_FINAL + 4 * l, () => f.i32(0));
         f.i32(0).set(start);
         f.get(active).i32(1).op('i32.sub').set(active);
       }
@@ -405,6 +418,7 @@ function manyFunction(g: Template): FuncDef {
   for (let l = 0; l < MANY_LANES; l++) {
     store(LANE_LEFT + 4 * l, () => f.i32(1));
     store(LANE_OUT + 4 * l, () => f.i32(MANY_DUMMY));
+    store(LANE_FINAL + 4 * l, () => f.i32(0));
   }
   f.i32(0).set(next).i32(MANY_LANES).set(active);
   f.block('block');
@@ -437,7 +451,7 @@ function manyFunction(g: Template): FuncDef {
   }
   f.op('end');
   f.op('end');
-  return { name: 'many', type: { params: ['i32', 'i32'], results: [] }, body: f };
+  return { name: 'many', type: { params: ['i32', 'i32', 'i32'], results: [] }, body: f };
 }
 
 /** The kernel module's bytes; deterministic for given options. */

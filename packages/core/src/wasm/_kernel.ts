@@ -2,24 +2,24 @@ import { BLOCK_LEN, CHUNK_LEN, ROOT } from '../_constants.js';
 import { jsKernels, type Kernels } from '../_kernels.js';
 import { CV_PTR, IN_PTR, KEY_PTR, MAX_CHUNKS, ROOT_PTR, XOF_MAX_GROUPS, XOF_PTR, kernelModule } from './_kernel-module.js';
 
-export { MANY_IN, MANY_IN_LEN, MANY_JOBS, MANY_MAX_JOBS, MANY_OUT, MANY_OUT_HI } from './_kernel-module.js';
+export { MANY_CV, MANY_CV_SLOTS, MANY_HI_DELTA, MANY_IN, MANY_IN_LEN, MANY_JOBS, MANY_MAX_JOBS, MANY_OUT } from './_kernel-module.js';
 
 type KernelExports = {
   readonly memory: WebAssembly.Memory;
   readonly chunks: (n: number, counterLo: number, counterHi: number, flags: number, merges: number) => void;
   readonly xof: (groups: number, counterLo: number, counterHi: number, blockLen: number, flags: number) => void;
-  readonly many: (count: number, flags: number) => void;
+  readonly many: (count: number, flags: number, wide: number) => void;
 };
 
 /**
  * SIMD across messages (`many` in the generator): the caller writes padded input at MANY_IN and
- * jobs at MANY_JOBS through the views, calls `run`, and reads each job's output at MANY_OUT
- * (and MANY_OUT_HI).
+ * jobs at MANY_JOBS through the views, calls `run`, and reads each job's output where the job
+ * said (root outputs at MANY_OUT, words 8-15 MANY_HI_DELTA later when `wide`).
  */
 export type ManyKernel = {
   readonly mem8: Uint8Array;
   readonly mem32: Uint32Array;
-  run(count: number, key: Uint32Array, flags: number): void;
+  run(count: number, key: Uint32Array, flags: number, wide: boolean): void;
 };
 
 /** The wasm-simd kernels plus the batch entry, which only the wasm backend has. */
@@ -70,9 +70,9 @@ export function wrap(instance: WebAssembly.Instance, minChunks = WASM_MIN_CHUNKS
     many: {
       mem8,
       mem32,
-      run(count, key, flags) {
+      run(count, key, flags, wide) {
         mem32.set(key, KEY_PTR >> 2);
-        many(count, flags);
+        many(count, flags, wide ? 1 : 0);
       },
     },
 
