@@ -83,8 +83,10 @@ test.describe('verified ranges through the service worker (Bao)', () => {
     expect(r.long.status).toBe(206);
     expect(r.long.end).toMatch(/^errored /);
     expect(r.long.prefixSame).toBe(true);
-    // Windows of 256 KiB from byte 0; the bad byte (1,500,000) is in the sixth.
-    expect(r.long.received).toBe(5 * 256 * 1024);
+    // Windows of 256 KiB from byte 0; the bad byte (1,500,000) is in the sixth, so at most the
+    // five before it arrive. Not exactly five: when the worker's body errors, Chromium may drop
+    // bytes still in transit to the page (the unit tests assert the exact count).
+    expect(r.long.received).toBeLessThanOrEqual(5 * 256 * 1024);
   });
 
   test('without a range, the whole blob is served verified, and a tampered one errors', async ({ enginePage }) => {
