@@ -1,3 +1,4 @@
+import type { BatchResult } from './batch-measure.ts';
 import type { Algorithm, Mode } from './candidate.ts';
 import type { Cell } from './run-rounds.ts';
 import type { Verification } from './verify.ts';
@@ -42,5 +43,7 @@ export interface BrowserBenchReport {
   readonly pool: { readonly blobBytes: number; readonly rounds: number; readonly rows: TaskRow[] };
   /** Blake3Stream (and friends) over chunks of one stream, against one-shot over the same bytes. */
   readonly stream: { readonly totalBytes: number; readonly chunkBytes: number; readonly rounds: number; readonly rows: TaskRow[] };
+  /** hashMany / hashManyInto against a loop of blake3() on batches of small messages (absent from older runs). */
+  readonly batch?: readonly BatchResult[];
   readonly elapsedMs: number;
 }

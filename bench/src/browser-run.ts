@@ -6,6 +6,7 @@ import { backend, blake3, ready, setBackend } from '@blake3-web/core';
 import type * as streamLib from '@blake3-web/stream';
 import { sha256 } from '@noble/hashes/sha2.js';
 
+import { measureBatches } from './batch-measure.ts';
 import type { BrowserBenchReport, TaskRow } from './browser-report.ts';
 import type { Candidate, Mode, Reference } from './candidate.ts';
 import { blake3JitCandidate, coreCandidates, hashWasmCandidate, nobleCandidate } from './candidates-blake3.ts';
@@ -201,6 +202,18 @@ export async function runBrowserBench(opts: BrowserRunOptions): Promise<BrowserB
   const streamed = await measureStreams({ core, stream: opts.stream }, { totalBytes: streamBytes, chunkBytes: 64 * 1024, rounds: streamRounds });
   const streamRows: TaskRow[] = streamed.map((r) => ({ id: r.case, label: r.case, samples: r.mbps, median: median(r.mbps) }));
   partial({ stream: { totalBytes: streamBytes, chunkBytes: 64 * 1024, rounds: streamRounds, rows: streamRows } });
+
+  log('batches of 4096 small messages');
+  const batch = await measureBatches(core, {
+    count: 4096,
+    rounds: quick ? 2 : 11,
+    targetMs,
+    // All digests of a batch in flight at once, then awaited together: WebCrypto's fastest form.
+    sha256: { label: 'WebCrypto SHA-256', batch: (ms) => Promise.all(ms.map((m) => crypto.subtle.digest('SHA-256', m as Uint8Array<ArrayBuffer>))) },
+    log,
+    pause: macrotask,
+  });
+  partial({ batch });
   log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
   return report;
 }

@@ -1,5 +1,6 @@
 // The Markdown section of docs/BENCHMARKS.md for one browser run. Pure: `pnpm bench:browsers`
 // calls it with what only Node knows (the machine, the core's commit, the engine's version).
+import { batchTable } from './batch-measure.ts';
 import type { BrowserBenchReport, TaskRow } from './browser-report.ts';
 import type { CoreRevision } from './core-revision.ts';
 import type { Machine } from './machine-node.ts';
@@ -71,6 +72,17 @@ export function browserSection(report: BrowserBenchReport, ctx: BrowserSectionCo
   out.push('');
   out.push(taskTable(report.stream.rows, 'one-shot'));
   out.push('');
+  if (report.batch?.length) {
+    out.push(`### ${ctx.engine}: batches of small messages`);
+    out.push('');
+    out.push(
+      `MB/s of message bytes, median of ${report.batch[0].rows[0].samples.length} rounds with the cases in a seeded shuffled order; the ratio is to the loop of \`blake3()\` in the same run. ` +
+        `Messages are separate arrays; \`hashMany\` returns a fresh array per digest, \`hashManyInto\` writes into one array the caller reuses; WebCrypto digests every message of the batch concurrently and awaits them together.`,
+    );
+    out.push('');
+    out.push(batchTable(report.batch));
+    out.push('');
+  }
   out.push(
     `How measured: every implementation's digest is checked before timing (BLAKE3 against our JS backend, SHA-256 against @noble/hashes); a wrong one is never timed. ` +
       `Inputs are bytes \`i mod 251\`. Each cell is calibrated to about ${cfg.targetMs} ms per sample, then one untimed round, then ${cfg.rounds} rounds in which every cell runs once, ` +

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 
+import { batchTable, measureBatches } from '../src/batch-measure.ts';
 import type { Candidate, Reference } from '../src/candidate.ts';
 import { replaceSection } from '../src/doc-section.ts';
 import { roundOrder, runRounds } from '../src/run-rounds.ts';
@@ -97,4 +98,17 @@ test('round orders are reproducible permutations that change neighbours', () => 
   const predecessorsOfA = new Set(orders.map((o) => o[o.indexOf('a') - 1] ?? 'first'));
   assert.ok(predecessorsOfA.size > 3, `a followed only ${[...predecessorsOfA].join(', ')}`);
   assert.ok(new Set(orders.map((o) => o[0])).size > 3);
+});
+
+test('batches: a hashMany or hashManyInto that disagrees with blake3() is never timed', async () => {
+  const core = await import('@blake3-web/core');
+  const opts = { count: 8, rounds: 1, targetMs: 0 };
+  const results = await measureBatches(core, opts);
+  assert.deepEqual(results.map((r) => r.workload), ['64', '1k', 'random-4k']);
+  for (const r of results) for (const row of r.rows) assert.equal(row.samples.length, 1, `${r.workload} ${row.id}`);
+  const wrongMany = { ...core, hashMany: (xs: Uint8Array[]) => core.hashMany(xs).map((d, i) => (i === 5 ? d.map((b) => b ^ 1) : d)) };
+  await assert.rejects(measureBatches(wrongMany as typeof core, opts), /hashMany, 64 B, message 5/);
+  const wrongInto = { ...core, hashManyInto: (xs: Uint8Array[], out: Uint8Array) => (core.hashManyInto(xs, out), (out[40] ^= 1)) };
+  await assert.rejects(measureBatches(wrongInto as unknown as typeof core, opts), /hashManyInto, 64 B, message 1/);
+  assert.match(batchTable(results), /^\| 8 messages of \| loop of blake3\(\) \| hashMany \| hashManyInto \|\n/);
 });

@@ -97,6 +97,7 @@ function drawTasks(report: BrowserBenchReport): void {
   const rows = [
     ...report.pool.rows.map((r) => [`${formatSize(report.pool.blobBytes)} Blob, ${r.label}`, ...row(r, report.pool.rows[0]).slice(1)]),
     ...report.stream.rows.map((r) => [`${formatSize(report.stream.totalBytes)} in 64 KiB chunks, ${r.label}`, ...row(r, report.stream.rows[0]).slice(1)]),
+    ...(report.batch ?? []).flatMap((b) => b.rows.map((r) => [`${b.count} messages of ${b.label}, ${r.label}`, ...row(r, b.rows[0]).slice(1)])),
   ];
   fillTable($('table-tasks'), ['case', 'MB/s', '× first row of its group'], rows);
 }

@@ -42,6 +42,7 @@ test('demo: the benchmark page completes a quick sweep, draws the chart and expo
     cells: { candidate: string; mode: string; size: number; samples: number[] }[];
     pool: { rows: { id: string; samples: number[] }[] };
     stream: { rows: { id: string; samples: number[] }[] };
+    batch: { workload: string; rows: { id: string; samples: number[] }[] }[];
   };
   const ids = report.candidates.map((c) => c.id);
   // The JS backend exists everywhere; wasm-simd in every engine here (all three have WASM SIMD).
@@ -57,6 +58,11 @@ test('demo: the benchmark page completes a quick sweep, draws the chart and expo
   expect(r.points).toBe(IMPLEMENTATIONS.length * report.config.sizes.length);
   expect(r.paths).toBe(IMPLEMENTATIONS.length);
   expect(r.rows).toBe(IMPLEMENTATIONS.length);
-  expect(r.taskRows).toBe(report.pool.rows.length + report.stream.rows.length);
+  expect(report.batch.map((b) => b.workload)).toEqual(['64', '1k', 'random-4k']);
+  for (const b of report.batch) {
+    expect(b.rows.map((x) => x.id), b.workload).toEqual(['loop', 'hashMany', 'hashManyInto', 'sha256']);
+    for (const x of b.rows) expect(x.samples.length, `${b.workload} ${x.id}`).toBeGreaterThan(0);
+  }
+  expect(r.taskRows).toBe(report.pool.rows.length + report.stream.rows.length + 4 * report.batch.length);
   await demoPage.screenshot('bench-page');
 });
