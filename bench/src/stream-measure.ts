@@ -39,6 +39,11 @@ export async function measureStreams(
       return expected;
     },
     'hashStream()': async () => core.bytesToHex(await stream.hashStream(source())),
+    // The floor under any pass-through: the same pipeline with a transform that only forwards.
+    'TransformStream, no hashing': async () => {
+      await drain(source().pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ transform: (c, ctl) => ctl.enqueue(c) })));
+      return expected;
+    },
   };
   const names = Object.keys(cases);
   const out: StreamBenchResult = names.map((n) => ({ case: n, mbps: [] }));

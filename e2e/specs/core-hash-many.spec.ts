@@ -4,17 +4,17 @@ import { blake3, bytesToHex } from '@blake3-web/core';
 import { BACKENDS, openCorePageFor } from '../fixtures/backends.ts';
 import { expect, test } from '../fixtures/test.ts';
 
-/** Message lengths: every length 0..2049, then 1-8 chunk messages, a 1 MiB one among them, more small ones. */
+/** Message lengths: every length 0..2049, then trees of 2-17 chunks, a 1 MiB one among them, more small ones. */
 const LENGTHS = [
   ...Array.from({ length: 2050 }, (_, n) => n),
-  ...[2, 3, 4, 5, 8, 9].flatMap((c) => [c * 1024 - 1, c * 1024, c * 1024 + 1]),
+  ...[2, 3, 4, 5, 6, 7, 8, 9, 12, 15, 16, 17].flatMap((c) => [c * 1024 - 1, c * 1024, c * 1024 + 1]),
   1 << 20,
   ...Array.from({ length: 37 }, (_, i) => (i * 977) % 4097),
 ];
 const KEY_HEX = '0f'.repeat(32);
 const CONTEXT = 'blake3-web 2026-11 e2e hashMany';
 const MODES = ['hash', 'keyed_hash', 'derive_key'] as const;
-const DKLENS = [0, 1, 32, 131];
+const DKLENS = [0, 1, 32, 33, 64, 131];
 
 /** Message n: its bytes are (i + n) % 251, so the page and Node build the same ones. */
 function message(len: number, n: number): Uint8Array {
@@ -29,7 +29,7 @@ for (const backend of BACKENDS) {
       await openCorePageFor(enginePage, backend);
     });
 
-    test('equals blake3() per message: lengths 0..2049 and mixed, every mode, dkLen 0/1/32/131, odd offsets', async ({ enginePage }) => {
+    test('equals blake3() per message: lengths 0..2049 and mixed, every mode, dkLen 0/1/32/33/64/131, odd offsets', async ({ enginePage }) => {
       const result = await enginePage.evaluate(
         ({ backend, lengths, modes, dkLens, keyHex, context }) => {
           const { core } = globalThis.blake3Web!;
