@@ -5,7 +5,7 @@ import { HasherState } from './_hasher-state.js';
 import { resolveMode, type Blake3Opts, type Mode } from './_options.js';
 import { Output } from './_output.js';
 import { manyKernel } from './backend.js';
-import { MANY_CV, MANY_CV_SLOTS, MANY_HI_DELTA, MANY_IN, MANY_IN_LEN, MANY_JOBS, MANY_MAX_JOBS, MANY_OUT, type ManyKernel } from './wasm/_kernel.js';
+import { MANY_CV, MANY_CV_SLOTS, MANY_HI_DELTA, MANY_IN, MANY_IN_LEN, MANY_JOBS, MANY_MAX_JOBS, MANY_MAX_MESSAGES, MANY_OUT, type ManyKernel } from './wasm/_kernel.js';
 
 function assertInputs(inputs: unknown): asserts inputs is readonly Input[] {
   if (!Array.isArray(inputs)) throw new TypeError(`inputs must be an array, got ${describe(inputs)}`);
@@ -46,85 +46,92 @@ const JOB_WORDS = 8;
 const PARENT_JOB = BLOCK_LEN | ((PARENT) << 8);
 const ROOT_PARENT_JOB = BLOCK_LEN | ((PARENT | ROOT) << 8);
 
-/**
- * The batch on the `many` kernel, in pieces of up to MANY_IN_LEN bytes of zero-padded input or
- * MANY_MAX_JOBS chunks. Per piece, one call hashes every chunk of every message, one chunk per
- * lane; then one call per tree level hashes the parents of all messages of more than one chunk
- * (at most 3 levels for 8 chunks), so no compression runs in JS. Each message's root output
- * lands at MANY_OUT + 32 * (its position in the piece).
- */
-function hashBatch(k: ManyKernel, bytes: readonly Uint8Array[], mode: Mode, sink: Sink): void {
+// The piece being filled. Module state and plain functions rather than closures per call: closures
+// made afresh per batch gave V8 a new call target each time ("wrong call target" deopts), and
+// random 0..4 KiB batches ran at 1100 or 1500 MB/s depending on how that settled.
+let count = 0; // messages in the piece
+let treeCount = 0;
+let inPos = MANY_IN;
+let jobs = 0;
+let cvTop = 0; // next free chaining-value slot
+
+/** Appends a job to the table (see manyFunction in the kernel generator). */
+function addJob(mem32: Uint32Array, addr: number, blocks: number, counter: number, last: number, outAddr: number): void {
+  const w = (MANY_JOBS >> 2) + JOB_WORDS * jobs++;
+  mem32[w] = addr;
+  mem32[w + 1] = blocks;
+  mem32[w + 2] = counter;
+  mem32[w + 3] = last;
+  mem32[w + 4] = outAddr;
+}
+
+/** Hashes the piece: every chunk in one call, then one call per tree level; then its digests. */
+function flushPiece(k: ManyKernel, mode: Mode, sink: Sink, messages: Int32Array, trees: Int32Array): void {
+  if (count === 0) return;
   const { mem8, mem32 } = k;
   const { key, flags } = mode;
   const { out, digests, dkLen } = sink;
   const wide = dkLen > 32;
-  const messages = (pieceMessages ??= new Int32Array(MANY_MAX_JOBS));
-  const trees = (pieceTrees ??= new Int32Array(3 * (MANY_MAX_JOBS >> 1)));
-  let count = 0; // messages in the piece
-  let treeCount = 0;
-  let inPos = MANY_IN;
-  let jobs = 0;
-  let cvTop = 0; // next free chaining-value slot
-
-  /** Appends a job to the table (see manyFunction in the kernel generator). */
-  const job = (addr: number, blocks: number, counter: number, last: number, outAddr: number) => {
-    const w = (MANY_JOBS >> 2) + JOB_WORDS * jobs++;
-    mem32[w] = addr;
-    mem32[w + 1] = blocks;
-    mem32[w + 2] = counter;
-    mem32[w + 3] = last;
-    mem32[w + 4] = outAddr;
-  };
-
-  const flush = () => {
-    if (count === 0) return;
+  k.run(jobs, key, flags, wide);
+  // Parent levels: adjacent nodes pair up left to right and an odd last node moves up as it
+  // is, which gives the reference tree (left subtrees are complete powers of two).
+  for (let open = treeCount; open > 0; ) {
+    jobs = 0;
+    for (let t = 0; t < 3 * treeCount; t += 3) {
+      const nodes = trees[t + 2];
+      if (nodes < 2) continue;
+      const first = trees[t + 1];
+      if (nodes === 2) {
+        addJob(mem32, MANY_CV + 32 * first, 1, 0, ROOT_PARENT_JOB, MANY_OUT + 32 * trees[t]);
+        trees[t + 2] = 1;
+        open--;
+        continue;
+      }
+      trees[t + 1] = cvTop;
+      for (let p = 0; p + 1 < nodes; p += 2) addJob(mem32, MANY_CV + 32 * (first + p), 1, 0, PARENT_JOB, MANY_CV + 32 * cvTop++);
+      if (nodes & 1) {
+        const from = (MANY_CV >> 2) + 8 * (first + nodes - 1);
+        mem32.copyWithin((MANY_CV >> 2) + 8 * cvTop++, from, from + 8);
+      }
+      trees[t + 2] = (nodes + 1) >> 1;
+    }
     k.run(jobs, key, flags, wide);
-    // Parent levels: adjacent nodes pair up left to right and an odd last node moves up as it
-    // is, which gives the reference tree (left subtrees are complete powers of two).
-    for (let open = treeCount; open > 0; ) {
-      jobs = 0;
-      for (let t = 0; t < 3 * treeCount; t += 3) {
-        const nodes = trees[t + 2];
-        if (nodes < 2) continue;
-        const first = trees[t + 1];
-        if (nodes === 2) {
-          job(MANY_CV + 32 * first, 1, 0, ROOT_PARENT_JOB, MANY_OUT + 32 * trees[t]);
-          trees[t + 2] = 1;
-          open--;
-          continue;
-        }
-        trees[t + 1] = cvTop;
-        for (let p = 0; p + 1 < nodes; p += 2) job(MANY_CV + 32 * (first + p), 1, 0, PARENT_JOB, MANY_CV + 32 * cvTop++);
-        if (nodes & 1) {
-          const from = (MANY_CV >> 2) + 8 * (first + nodes - 1);
-          mem32.copyWithin((MANY_CV >> 2) + 8 * cvTop++, from, from + 8);
-        }
-        trees[t + 2] = (nodes + 1) >> 1;
-      }
-      k.run(jobs, key, flags, wide);
-    }
-    // Digests, all at MANY_OUT in piece order: one copy when they fill consecutive slots of `out`.
-    const first = messages[0];
-    if (out && dkLen === 32 && messages[count - 1] - first === count - 1) {
-      out.set(mem8.subarray(MANY_OUT, MANY_OUT + 32 * count), 32 * first);
-    } else {
-      for (let p = 0; p < count; p++) {
-        const i = messages[p];
-        const o = MANY_OUT + 32 * p;
-        if (!wide) {
-          if (out) out.set(mem8.subarray(o, o + dkLen), i * dkLen);
-          else digests![i] = mem8.slice(o, o + dkLen);
-        } else {
-          const d = digestFor(sink, i);
-          d.set(mem8.subarray(o, o + 32));
-          d.set(mem8.subarray(o + MANY_HI_DELTA, o + MANY_HI_DELTA + dkLen - 32), 32);
-        }
+  }
+  // Digests, all at MANY_OUT in piece order: one copy when they fill consecutive slots of `out`.
+  const firstIndex = messages[0];
+  if (out && dkLen === 32 && messages[count - 1] - firstIndex === count - 1) {
+    out.set(mem8.subarray(MANY_OUT, MANY_OUT + 32 * count), 32 * firstIndex);
+  } else {
+    for (let p = 0; p < count; p++) {
+      const i = messages[p];
+      const o = MANY_OUT + 32 * p;
+      if (!wide) {
+        if (out) out.set(mem8.subarray(o, o + dkLen), i * dkLen);
+        else digests![i] = mem8.slice(o, o + dkLen);
+      } else {
+        const d = digestFor(sink, i);
+        d.set(mem8.subarray(o, o + 32));
+        d.set(mem8.subarray(o + MANY_HI_DELTA, o + MANY_HI_DELTA + dkLen - 32), 32);
       }
     }
-    count = treeCount = jobs = cvTop = 0;
-    inPos = MANY_IN;
-  };
+  }
+  count = treeCount = jobs = cvTop = 0;
+  inPos = MANY_IN;
+}
 
+/**
+ * The batch on the `many` kernel, in pieces of up to MANY_IN_LEN bytes of zero-padded input,
+ * MANY_MAX_JOBS chunks or MANY_MAX_MESSAGES messages. Per piece, one call hashes every chunk of
+ * every message, one chunk per lane; then one call per tree level hashes the parents of all
+ * messages of more than one chunk (at most 4 levels for 16 chunks), so no compression runs in
+ * JS. Each message's root output lands at MANY_OUT + 32 * (its position in the piece).
+ */
+function hashBatch(k: ManyKernel, bytes: readonly Uint8Array[], mode: Mode, sink: Sink): void {
+  const { mem8, mem32 } = k;
+  const messages = (pieceMessages ??= new Int32Array(MANY_MAX_MESSAGES));
+  const trees = (pieceTrees ??= new Int32Array(3 * MANY_MAX_MESSAGES));
+  count = treeCount = jobs = cvTop = 0;
+  inPos = MANY_IN;
   for (let i = 0; i < bytes.length; i++) {
     const msg = bytes[i];
     const len = msg.length;
@@ -134,11 +141,11 @@ function hashBatch(k: ManyKernel, bytes: readonly Uint8Array[], mode: Mode, sink
       continue;
     }
     const padded = len === 0 ? BLOCK_LEN : (len + BLOCK_LEN - 1) & -BLOCK_LEN;
-    if (inPos + padded > MANY_IN + MANY_IN_LEN || jobs + chunks > MANY_MAX_JOBS || cvTop + 3 * chunks > MANY_CV_SLOTS) flush();
+    if (count === MANY_MAX_MESSAGES || inPos + padded > MANY_IN + MANY_IN_LEN || jobs + chunks > MANY_MAX_JOBS || cvTop + 3 * chunks > MANY_CV_SLOTS) flushPiece(k, mode, sink, messages, trees);
     mem8.set(msg, inPos);
     for (let b = inPos + len; b < inPos + padded; b++) mem8[b] = 0;
     if (chunks === 1) {
-      job(inPos, padded / BLOCK_LEN, 0, (len - padded + BLOCK_LEN) | ((CHUNK_END | ROOT) << 8), MANY_OUT + 32 * count);
+      addJob(mem32, inPos, padded / BLOCK_LEN, 0, (len - padded + BLOCK_LEN) | ((CHUNK_END | ROOT) << 8), MANY_OUT + 32 * count);
     } else {
       trees[3 * treeCount] = count;
       trees[3 * treeCount + 1] = cvTop;
@@ -147,13 +154,13 @@ function hashBatch(k: ManyKernel, bytes: readonly Uint8Array[], mode: Mode, sink
       for (let c = 0; c < chunks; c++) {
         const rest = Math.min(len - c * CHUNK_LEN, CHUNK_LEN); // > 0
         const blocks = (rest + BLOCK_LEN - 1) >> 6;
-        job(inPos + c * CHUNK_LEN, blocks, c, (rest - (blocks - 1) * BLOCK_LEN) | (CHUNK_END << 8), MANY_CV + 32 * cvTop++);
+        addJob(mem32, inPos + c * CHUNK_LEN, blocks, c, (rest - (blocks - 1) * BLOCK_LEN) | (CHUNK_END << 8), MANY_CV + 32 * cvTop++);
       }
     }
     messages[count++] = i;
     inPos += padded;
   }
-  flush();
+  flushPiece(k, mode, sink, messages, trees);
 }
 
 /**

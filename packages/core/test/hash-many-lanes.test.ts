@@ -6,6 +6,7 @@ import { blake3, hashMany, hashManyInto, type Blake3Opts } from '@blake3-web/cor
 import { Random, testSeed } from '@blake3-web/testkit';
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
+import { MANY_IN_LEN, MANY_MAX_JOBS, MANY_MAX_MESSAGES } from '../src/wasm/_kernel-module.ts';
 import { forEachBackend } from './_backends.ts';
 
 const seed = testSeed() ^ 0x5eed;
@@ -72,14 +73,20 @@ forEachBackend(`hashMany lanes (seed ${seed})`, () => {
     views.forEach((v, i) => assert.deepEqual(got[i], blake3(asBytes(v) as Uint8Array | string), `view ${i}`));
   });
 
-  it('pieces that fill the WASM input exactly and one byte over (64 KiB of padded messages)', () => {
-    for (const len of [64, 1024, 1000, 4096, 8192, 8193]) {
-      const count = Math.ceil((2 * 65536) / Math.max(len, 64)) + 1;
+  it('pieces that fill the WASM input, the job table or the message slots exactly, and one over', () => {
+    const pieceBytes = MANY_IN_LEN;
+    for (const len of [64, 1024, 1000, 4096, 8192, 8193, 16384]) {
+      const count = Math.ceil((2 * pieceBytes) / Math.max(len, 64)) + 1;
       const inputs = Array.from({ length: count }, (_, i) => rng.bytes(i === count - 1 ? len + 1 : len));
       check(inputs, rng.pick(MODES), `${count} messages of ${len} bytes`);
     }
-    // 1024 empty messages are exactly the job table; 1025 spill into a second call.
-    for (const n of [1023, 1024, 1025, 2049]) check(Array.from({ length: n }, () => new Uint8Array(0)), {}, `${n} empty messages`);
+    // Empty messages fill the message slots before the job table; 1 KiB ones fill the input.
+    for (const n of [MANY_MAX_MESSAGES - 1, MANY_MAX_MESSAGES, MANY_MAX_MESSAGES + 1, 2 * MANY_MAX_MESSAGES + 1]) {
+      check(Array.from({ length: n }, () => new Uint8Array(0)), {}, `${n} empty messages`);
+    }
+    for (const n of [pieceBytes / 1024 - 1, pieceBytes / 1024, pieceBytes / 1024 + 1]) check(Array.from({ length: n }, () => rng.bytes(1024)), rng.pick(MODES), `${n} messages of 1 KiB`);
+    // Two-chunk messages: the job table (2 per message) and the input fill together.
+    check(Array.from({ length: MANY_MAX_JOBS / 2 + 3 }, () => rng.bytes(1025)), {}, 'messages of 1025 bytes');
   });
 
   it('every chunk count 2-17 at every length class of the last chunk (trees hashed level by level in the lanes)', () => {

@@ -2,7 +2,7 @@ import { BLOCK_LEN, CHUNK_LEN, ROOT } from '../_constants.js';
 import { jsKernels, type Kernels } from '../_kernels.js';
 import { CV_PTR, IN_PTR, KEY_PTR, MAX_CHUNKS, ROOT_PTR, XOF_MAX_GROUPS, XOF_PTR, kernelModule } from './_kernel-module.js';
 
-export { MANY_CV, MANY_CV_SLOTS, MANY_HI_DELTA, MANY_IN, MANY_IN_LEN, MANY_JOBS, MANY_MAX_JOBS, MANY_OUT } from './_kernel-module.js';
+export { MANY_CV, MANY_CV_SLOTS, MANY_HI_DELTA, MANY_IN, MANY_IN_LEN, MANY_JOBS, MANY_MAX_JOBS, MANY_MAX_MESSAGES, MANY_OUT } from './_kernel-module.js';
 
 type KernelExports = {
   readonly memory: WebAssembly.Memory;
