@@ -20,7 +20,7 @@ const { values: args } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
     rounds: { type: 'string' },
-    clock: { type: 'string', default: 'cpu' },
+    clock: { type: 'string', default: 'wall' },
   },
 });
 if (args.clock !== 'wall' && args.clock !== 'cpu') throw new RangeError(`--clock must be wall or cpu, got ${args.clock}`);
