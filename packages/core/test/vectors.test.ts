@@ -40,6 +40,27 @@ forEachBackend('official vectors', () => {
       }
     });
 
+    it(`${mode.name}: incremental with 32-byte digests: fresh and reused hashers, each update a new array`, () => {
+      const reused = blake3.create(mode.opts);
+      for (const c of cases) {
+        const input = paint(c.input_len);
+        const want = mode.expected(c).slice(0, 64);
+        for (const step of [1, 7, 64, 65, 1024, 1025]) {
+          const fresh = blake3.create(mode.opts);
+          reused.reset();
+          for (let i = 0; i < input.length; i += step) {
+            // A new array per update: short ones stay inside V8's heap, a separate path.
+            const piece = Uint8Array.from(input.subarray(i, i + step));
+            fresh.update(piece);
+            reused.update(piece);
+          }
+          assert.equal(bytesToHex(fresh.digest()), want, `input_len ${c.input_len}, fresh hasher, updates of ${step}`);
+          assert.equal(bytesToHex(reused.digest()), want, `input_len ${c.input_len}, reused hasher, updates of ${step}`);
+        }
+        assert.equal(bytesToHex(blake3(Uint8Array.from(input), mode.opts)), want, `input_len ${c.input_len}, one-shot of a new array`);
+      }
+    });
+
     it(`${mode.name}: XOF reader at every position and read size`, () => {
       for (const c of cases.filter((_, i) => i % 4 === 0)) {
         const full = hexToBytes(mode.expected(c));
