@@ -1,6 +1,8 @@
 import { compress } from './_compress.js';
 import { BLOCK_LEN, CHUNK_END, CHUNK_START, ROOT } from './_constants.js';
 import { LITTLE_ENDIAN, swapWords, wordsToBytes } from './_bytes.js';
+import { wasmKernels } from './backend.js';
+import { WASM_MIN_SINGLE } from './wasm/_kernel.js';
 
 const cv = new Uint32Array(8);
 const block = new Uint32Array(16);
@@ -19,6 +21,10 @@ export function singleChunkDigest(input: Uint8Array, key: Uint32Array, flags: nu
   // One block or less: read as bytes, so that a fresh short array is never viewed (64 B in a
   // new array each call: 672 ns with the word view, see oneBlockDigest; reused: the same).
   if (len <= BLOCK_LEN) return oneBlockDigest(input, len, key, flags, dkLen);
+  if (len >= WASM_MIN_SINGLE) {
+    const k = wasmKernels();
+    if (k) return k.singleChunk(input, key, flags, dkLen);
+  }
   // The last block holds 1-64 bytes (none for the empty input) and gets CHUNK_END | ROOT.
   const full = len === 0 ? 0 : ((len - 1) >>> 6);
   const lastLen = len - full * BLOCK_LEN;

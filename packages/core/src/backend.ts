@@ -51,8 +51,13 @@ export function kernels(): Kernels {
 
 /** The batch entry of the active backend: the wasm kernel's `many`, or undefined for js. */
 export function manyKernel(): ManyKernel | undefined {
+  return wasmKernels()?.many;
+}
+
+/** The wasm-simd kernels when they are the active backend. */
+export function wasmKernels(): WasmKernels | undefined {
   const active = kernels();
-  return wasm !== undefined && active === wasm ? wasm.many : undefined;
+  return wasm !== undefined && active === wasm ? wasm : undefined;
 }
 
 /** The backend hashing now. */

@@ -94,7 +94,7 @@ describe('kernel module', () => {
     const bytes = kernelModule();
     assert.deepEqual(kernelModule(), bytes);
     assert.ok(WebAssembly.validate(bytes));
-    assert.equal(sha256(bytes), 'f32955be54c5cac2eca390a03d9f7ae94dd8c8a0bc416a267c88581d5877f4e1');
+    assert.equal(sha256(bytes), 'cd3f1fde58a0146d1438ee2332f5d2125f0c99b3b7df14210d7715df7ab8e826');
     assert.ok(PAGES >= 1 && PAGES <= 10);
   });
 

@@ -13,7 +13,7 @@ import { CHUNK_END, CHUNK_START, DERIVE_KEY_MATERIAL, IV, KEYED_HASH, PARENT, RO
 import { jsKernels, MAX_CALL_CHUNKS, type Kernels } from '../src/_kernels.ts';
 import { Output } from '../src/_output.ts';
 import { kernelModule } from '../src/wasm/_kernel-module.ts';
-import { wrap } from '../src/wasm/_kernel.ts';
+import { wrap, type WasmKernels } from '../src/wasm/_kernel.ts';
 
 const seed = testSeed();
 const rng = new Random(seed ^ 0x3a5d);
@@ -78,6 +78,21 @@ describe(`wasm-simd kernel against the scalar kernel (seed ${seed})`, () => {
           k.chunks(data, 0, n, c, MODES[1].key, KEYED_HASH, merges, got, 0);
           assert.deepEqual(got, expected, `${loads} x${interleave}: n=${n} counter=${c}`);
         }
+      }
+    }
+  });
+
+  it('one (scalar single chunk): every length 0-1024, all modes, every dkLen to 32, misaligned, over stale input', () => {
+    const k = wasm as WasmKernels;
+    const data = rng.bytes(1024);
+    for (const mode of MODES) {
+      // Each length right after a longer one: bytes past the end must read as zeros.
+      for (let len = 1024; len >= 0; len--) {
+        const input = at(data.subarray(0, len), len % 4);
+        const dkLen = len === 1000 ? 0 : 1 + (len % 32);
+        const expected = new Uint8Array(dkLen);
+        new Output().setChunk(input, 0, len, 0, mode.key, mode.flags).rootBytes(expected);
+        assert.equal(bytesToHex(k.singleChunk(input, mode.key, mode.flags, dkLen)), bytesToHex(expected), `${mode.name} len=${len}`);
       }
     }
   });

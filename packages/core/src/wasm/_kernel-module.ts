@@ -459,6 +459,69 @@ function manyFunction(g: Template): FuncDef {
   return { name: 'many', type: { params: ['i32', 'i32', 'i32'], results: [] }, body: f };
 }
 
+/** The scalar G: the same mixing on i32 locals, with the engine's native rotate. */
+function gScalarTemplate(): Template {
+  const [a, b, c, d, mx, my] = range(6);
+  const f = new FunctionBody(0);
+  const mix = (x: number, y: number, m: number, z: number, n: number, w: number, k: number) => {
+    f.get(x).get(y).op('i32.add').get(m).op('i32.add').tee(x);
+    f.get(z).op('i32.xor').i32(n).op('i32.rotr').tee(z);
+    f.get(w).op('i32.add').tee(w);
+    f.get(y).op('i32.xor').i32(k).op('i32.rotr').set(y);
+  };
+  mix(a, b, mx, d, 16, c, 12);
+  mix(a, b, my, d, 8, c, 7);
+  return f.template();
+}
+
+/**
+ * `one(len, flags)`: the root output words 0-7 of a whole message of `len` (0-1024) bytes, one
+ * chunk, on scalar i32 locals: the single-chunk path of `blake3()` for engines whose JS compress
+ * is slower than their WASM (SpiderMonkey, JavaScriptCore). The input is at IN_PTR, zero-padded
+ * to whole blocks (at least one); the key at KEY_PTR; the 8 words go to XOF_PTR.
+ */
+function oneFunction(): FuncDef {
+  const [len, flags] = [0, 1];
+  const f = new FunctionBody(2);
+  const g = gScalarTemplate();
+  const h = range(8).map(() => f.local('i32'));
+  const v = range(16).map(() => f.local('i32'));
+  const m = range(16).map(() => f.local('i32'));
+  const ptr = f.local('i32'), end = f.local('i32'), blockFlags = f.local('i32');
+  for (let j = 0; j < 8; j++) f.i32(0).mem('i32.load', KEY_PTR + 4 * j).set(h[j]);
+  // end = IN_PTR + 64 * (blocks - 1): the address of the last block.
+  f.i32(IN_PTR).get(len).i32(1).op('i32.sub').i32(6).op('i32.shr_u').i32(6).op('i32.shl').op('i32.add');
+  f.i32(IN_PTR).get(len).op('select').set(end);
+  f.i32(IN_PTR).set(ptr);
+  f.get(flags).i32(CHUNK_START).op('i32.or').set(blockFlags);
+  f.block('loop');
+  {
+    for (let j = 0; j < 16; j++) f.get(ptr).mem('i32.load', 4 * j).set(m[j]);
+    for (let j = 0; j < 8; j++) f.get(h[j]).set(v[j]);
+    for (let j = 0; j < 4; j++) f.i32(IV[j]).set(v[8 + j]);
+    f.i32(0).set(v[12]).i32(0).set(v[13]);
+    // The last block: its own length, CHUNK_END and ROOT.
+    f.get(len).i32(BLOCK_LEN - 1).op('i32.and').i32(BLOCK_LEN).get(len).i32(BLOCK_LEN - 1).op('i32.and').op('select');
+    f.i32(0).get(len).op('select'); // the empty message: a block length of 0
+    f.i32(BLOCK_LEN).get(ptr).get(end).op('i32.eq').op('select').set(v[14]);
+    f.get(blockFlags).i32(CHUNK_END | ROOT).i32(0).get(ptr).get(end).op('i32.eq').op('select').op('i32.or').set(v[15]);
+    let schedule = range(16);
+    for (let r = 0; r < 7; r++) {
+      for (let i = 0; i < 8; i++) {
+        const [a, b, c, d] = G_LANES[i];
+        f.replay(g, [v[a], v[b], v[c], v[d], m[schedule[2 * i]], m[schedule[2 * i + 1]]]);
+      }
+      schedule = MSG_PERMUTATION.map((p) => schedule[p]);
+    }
+    for (let j = 0; j < 8; j++) f.get(v[j]).get(v[j + 8]).op('i32.xor').set(h[j]);
+    f.get(flags).set(blockFlags);
+    f.get(ptr).i32(BLOCK_LEN).op('i32.add').tee(ptr).get(end).op('i32.le_u').br('br_if', 0);
+  }
+  f.op('end');
+  for (let j = 0; j < 8; j++) f.i32(0).get(h[j]).mem('i32.store', XOF_PTR + 4 * j);
+  return { name: 'one', type: { params: ['i32', 'i32'], results: [] }, body: f };
+}
+
 /** The kernel module's bytes; deterministic for given options. */
 export function kernelModule(options: KernelOptions = {}): Uint8Array<ArrayBuffer> {
   // Defaults measured (docs/wasm-kernel.md): 16-byte loads + transposes beat one 4-byte load per
@@ -466,5 +529,5 @@ export function kernelModule(options: KernelOptions = {}): Uint8Array<ArrayBuffe
   // (1 MiB: 2006-2084 vs 1846-1977 MB/s) and tie in SpiderMonkey and JSC.
   const opts: Required<KernelOptions> = { loads: options.loads ?? 'transpose', interleave: options.interleave ?? 2 };
   const g = gTemplate();
-  return encodeModule([chunksFunction(opts, g), xofFunction(g), manyFunction(g)], { name: 'memory', pages: PAGES });
+  return encodeModule([chunksFunction(opts, g), xofFunction(g), manyFunction(g), oneFunction()], { name: 'memory', pages: PAGES });
 }

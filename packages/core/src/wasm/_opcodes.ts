@@ -30,6 +30,7 @@ export const plainOp = {
   'i32.xor': 0x73,
   'i32.shl': 0x74,
   'i32.shr_u': 0x76,
+  'i32.rotr': 0x78,
 } as const;
 export type PlainOp = keyof typeof plainOp;
 
