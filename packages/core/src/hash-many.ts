@@ -1,5 +1,6 @@
 import { abytes, describe } from './_assert.js';
 import { toBytes, type Input } from './_bytes.js';
+import { compress } from './_compress.js';
 import { BLOCK_LEN, CHUNK_END, CHUNK_LEN, PARENT, ROOT } from './_constants.js';
 import { HasherState } from './_hasher-state.js';
 import { resolveMode, type Blake3Opts, type Mode } from './_options.js';
@@ -161,6 +162,41 @@ function hashBatch(k: ManyKernel, bytes: readonly Uint8Array[], mode: Mode, sink
     inPos += padded;
   }
   flushPiece(k, mode, sink, messages, trees);
+}
+
+const parentBlock = new Uint32Array(16);
+const parentCv = new Uint32Array(8);
+
+/**
+ * The non-root chaining values of the parents whose 64-byte nodes (left CV, then right CV) lie
+ * one after another in `nodes`: 32 bytes each, in order. On the `many` kernel, each node is a
+ * one-block job with PARENT, 8 at a time; the JS backend compresses them one by one.
+ */
+export function parentChainingValues(nodes: Uint8Array, mode: Mode): Uint8Array {
+  const count = nodes.length / BLOCK_LEN;
+  const out = new Uint8Array(32 * count);
+  const k = count >= MIN_BATCH ? manyKernel() : undefined;
+  if (!k) {
+    const flags = mode.flags | PARENT;
+    for (let i = 0; i < count; i++) {
+      for (let w = 0, b = BLOCK_LEN * i; w < 16; w++, b += 4) parentBlock[w] = nodes[b] | (nodes[b + 1] << 8) | (nodes[b + 2] << 16) | (nodes[b + 3] << 24);
+      compress(mode.key, 0, parentBlock, 0, 0, 0, BLOCK_LEN, flags, parentCv, 0, 8);
+      for (let b = 0; b < 32; b++) out[32 * i + b] = parentCv[b >>> 2] >>> ((b & 3) << 3);
+    }
+    return out;
+  }
+  const { mem8, mem32 } = k;
+  for (let done = 0; done < count; ) {
+    const n = Math.min(count - done, MANY_MAX_MESSAGES);
+    mem8.set(nodes.subarray(BLOCK_LEN * done, BLOCK_LEN * (done + n)), MANY_IN);
+    jobs = 0;
+    for (let i = 0; i < n; i++) addJob(mem32, MANY_IN + BLOCK_LEN * i, 1, 0, PARENT_JOB, MANY_OUT + 32 * i);
+    k.run(n, mode.key, mode.flags, false);
+    out.set(mem8.subarray(MANY_OUT, MANY_OUT + 32 * n), 32 * done);
+    done += n;
+  }
+  jobs = 0;
+  return out;
 }
 
 /**

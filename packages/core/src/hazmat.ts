@@ -21,6 +21,7 @@ import { BLOCK_LEN, CHUNK_LEN, OUT_LEN, PARENT } from './_constants.js';
 import { HasherState } from './_hasher-state.js';
 import { resolveMode, type Blake3Opts, type Mode } from './_options.js';
 import { Output } from './_output.js';
+import { parentChainingValues } from './hash-many.js';
 
 /** Options of functions that return a 32-byte chaining value: the mode only. */
 export type SubtreeOpts = Omit<Blake3Opts, 'dkLen'>;
@@ -129,3 +130,16 @@ export function mergeSubtreesRoot(left: Uint8Array, right: Uint8Array, opts?: Bl
   return out;
 }
 
+
+/**
+ * The non-root chaining values of many parents at once: `nodes` holds parent nodes of 64 bytes
+ * each (left chaining value, then right), one after another; the result holds their chaining
+ * values, 32 bytes each, in the same order. Equal to `mergeSubtreesNonRoot` on each node, and
+ * with the wasm-simd backend 8 parents are compressed per SIMD step (for Bao-style trees, where
+ * every parent of a subtree is checked).
+ */
+export function mergeManySubtreesNonRoot(nodes: Uint8Array, opts?: SubtreeOpts): Uint8Array {
+  const bytes = abytes(nodes, 'nodes');
+  if (bytes.length % BLOCK_LEN !== 0) throw new RangeError(`nodes must be a whole number of ${BLOCK_LEN}-byte parent nodes, got ${bytes.length} bytes`);
+  return parentChainingValues(bytes, subtreeMode(opts, 'mergeManySubtreesNonRoot'));
+}

@@ -1,5 +1,5 @@
 import { blake3, bytesToHex, type Blake3Opts } from '@blake3-web/core';
-import { hashSubtree, leftSubtreeLen, maxSubtreeLen, mergeSubtreesNonRoot, mergeSubtreesRoot } from '@blake3-web/core/hazmat';
+import { hashSubtree, leftSubtreeLen, maxSubtreeLen, mergeManySubtreesNonRoot, mergeSubtreesNonRoot, mergeSubtreesRoot } from '@blake3-web/core/hazmat';
 import { paint, Random, testSeed } from '@blake3-web/testkit';
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
@@ -64,6 +64,24 @@ forEachBackend('hazmat', () => {
       assert.equal(maxSubtreeLen(chunk * 1024), chunks * 1024);
     }
     assert.equal(maxSubtreeLen(1n << 50n), 1n << 50n);
+  });
+
+  it('mergeManySubtreesNonRoot equals mergeSubtreesNonRoot per node, across kernel pieces, in every mode', () => {
+    const rng = new Random(testSeed() ^ 0x9a7e);
+    for (const count of [0, 1, 3, 4, 7, 8, 9, 63, 1023, 1024, 1025, 2049]) {
+      const opts = rng.pick(modes);
+      // Nodes at an odd offset of a larger buffer.
+      const nodes = rng.bytes(64 * count + 3).subarray(3);
+      const got = mergeManySubtreesNonRoot(nodes, opts);
+      assert.equal(got.length, 32 * count);
+      for (let i = 0; i < count; i++) {
+        const want = mergeSubtreesNonRoot(nodes.subarray(64 * i, 64 * i + 32), nodes.subarray(64 * i + 32, 64 * i + 64), opts);
+        assert.equal(bytesToHex(got.subarray(32 * i, 32 * i + 32)), bytesToHex(want), `${count} nodes, node ${i}`);
+      }
+    }
+    assert.throws(() => mergeManySubtreesNonRoot(new Uint8Array(65)), /RangeError: nodes must be a whole number of 64-byte parent nodes, got 65 bytes/);
+    assert.throws(() => mergeManySubtreesNonRoot([1, 2] as unknown as Uint8Array), /TypeError: nodes must be a Uint8Array/);
+    assert.throws(() => mergeManySubtreesNonRoot(new Uint8Array(64), { dkLen: 32 } as Blake3Opts), /TypeError: mergeManySubtreesNonRoot returns a 32-byte chaining value/);
   });
 
   it('rejects the documented misuse', () => {

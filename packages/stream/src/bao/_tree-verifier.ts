@@ -1,7 +1,8 @@
 import { bytesToHex } from '@blake3-web/core';
+import { mergeManySubtreesNonRoot } from '@blake3-web/core/hazmat';
 import { IntegrityError } from '../integrity-error.js';
 import { leafChainingValue, parentChainingValue } from './_node-hash.js';
-import { CHUNK_LEN, CV_LEN, leftSubtreeBytes, readHeader, sliceRange } from './tree-shape.js';
+import { CHUNK_LEN, CV_LEN, leftSubtreeBytes, PARENT_LEN, readHeader, sliceRange } from './tree-shape.js';
 
 /** The next node in the encoding, which the driver reads and hands to the matching method. */
 export type NodeKind = 'header' | 'parent' | 'leaf' | 'done';
@@ -140,11 +141,16 @@ export class TreeVerifier {
     const cvs = this.#cvs;
     // A subtree is aligned, so its chaining value is computed like a leaf's.
     if (!equalAt(leafChainingValue(content, this.start, this.#atRoot), cvs, top * CV_LEN)) return false;
+    // Every parent's chaining value in one call (8 per SIMD step), checked below in pre-order;
+    // only the root needs its own finalization.
+    const batch = parents.length >= 2 * PARENT_LEN ? mergeManySubtreesNonRoot(parents) : undefined;
     let pos = 0;
     const check = (n: number, root: boolean, want: Uint8Array, at: number): boolean => {
       if (n <= leafBytes) return true;
-      const node = parents.subarray(pos, (pos += 64));
-      if (!equalAt(parentChainingValue(node, root), want, at)) return false;
+      const i = pos / PARENT_LEN;
+      const node = parents.subarray(pos, (pos += PARENT_LEN));
+      const actual = batch && !root ? batch.subarray(CV_LEN * i, CV_LEN * (i + 1)) : parentChainingValue(node, root);
+      if (!equalAt(actual, want, at)) return false;
       const left = leftSubtreeBytes(n);
       return check(left, false, node, 0) && check(n - left, false, node, CV_LEN);
     };
