@@ -9,7 +9,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { measureBatches } from './batch-measure.ts';
 import type { BrowserBenchReport, TaskRow } from './browser-report.ts';
 import type { Candidate, Mode, Reference } from './candidate.ts';
-import { blake3JitCandidate, coreCandidates, hashWasmCandidate, nobleCandidate } from './candidates-blake3.ts';
+import { blake3JitCandidate, coreCandidates, coreReusedHasherCandidate, hashWasmCandidate, nobleCandidate } from './candidates-blake3.ts';
 import { megabytesPerSecond } from './measure.ts';
 import { roundOrder, runRounds, type Cell } from './run-rounds.ts';
 import { paintInput, SIZES, UPDATE_SIZE } from './sizes.ts';
@@ -147,7 +147,7 @@ export async function runBrowserBench(opts: BrowserRunOptions): Promise<BrowserB
 
   await ready();
   const defaultBackend = backend();
-  const candidates: Candidate[] = [...coreCandidates(), blake3JitCandidate(), await hashWasmCandidate(), nobleCandidate()];
+  const candidates: Candidate[] = [...coreCandidates(), coreReusedHasherCandidate(), blake3JitCandidate(), await hashWasmCandidate(), nobleCandidate()];
   // Our JS backend is the BLAKE3 reference, as in Node: the portable path every backend is tested against.
   const reference: Reference = (algorithm, input) => {
     if (algorithm === 'sha256') return sha256(input);

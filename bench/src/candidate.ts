@@ -17,8 +17,8 @@ export interface Candidate {
   readonly algorithm: Algorithm;
   /** Runs before every verification, calibration and sample: e.g. selects a backend. */
   readonly select?: () => void;
-  /** Hashes the whole input in one call and returns the 32-byte digest. */
-  readonly oneShot: (input: Uint8Array) => Uint8Array;
+  /** Hashes the whole input in one call and returns the 32-byte digest; absent for a row that is incremental only. */
+  readonly oneShot?: (input: Uint8Array) => Uint8Array;
   /** Starts a fresh state, feeds it the pieces in order and returns the 32-byte digest. */
   readonly incremental?: (pieces: readonly Uint8Array[]) => Uint8Array;
 }

@@ -26,6 +26,27 @@ export function coreCandidates(): Candidate[] {
   }));
 }
 
+/**
+ * Incremental only: one hasher for the whole run, `reset()` before each message, on the default
+ * backend. hash-wasm's rows are measured this way (its documented `init()` per message), so this
+ * row is the like-for-like comparison with them; the rows above create a hasher per message.
+ */
+export function coreReusedHasherCandidate(): Candidate {
+  const b: Backend = CORE_BACKENDS.find(isBackendAvailable)!;
+  let h: ReturnType<typeof blake3.create> | undefined;
+  return {
+    id: 'core-reused-hasher',
+    label: `@blake3-web/core (${b}), one hasher, reset() per message`,
+    algorithm: 'blake3',
+    select: () => setBackend(b),
+    incremental: (pieces) => {
+      h = (h ?? blake3.create()).reset();
+      for (const p of pieces) h.update(p);
+      return h.digest();
+    },
+  };
+}
+
 /** The part of blake3-jit's API the benchmark uses; also fits a copy loaded in another realm. */
 export interface Blake3JitApi {
   hash(input: Uint8Array): Uint8Array;

@@ -11,7 +11,7 @@ import { backend, blake3, ready, setBackend } from '@blake3-web/core';
 
 import { measureBundles } from './bundle-size.ts';
 import type { Candidate, Mode, Reference } from './candidate.ts';
-import { blake3JitCandidate, coreCandidates, hashWasmCandidate, nobleCandidate } from './candidates-blake3.ts';
+import { blake3JitCandidate, coreCandidates, coreReusedHasherCandidate, hashWasmCandidate, nobleCandidate } from './candidates-blake3.ts';
 import { blake3JitJsPathCandidate, nodeSha256Candidate } from './candidates-node.ts';
 import { coreRevision } from './core-revision.ts';
 import { describeMachine } from './machine-node.ts';
@@ -77,6 +77,7 @@ const defaultBackend = backend();
 
 const candidates: Candidate[] = [
   ...coreCandidates(),
+  coreReusedHasherCandidate(),
   blake3JitCandidate(),
   await blake3JitJsPathCandidate(),
   await hashWasmCandidate(),

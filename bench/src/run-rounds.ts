@@ -57,7 +57,7 @@ interface Work {
 
 /** The function that a cell times, with its argument, or undefined if the mode is not offered. */
 function bind(c: Candidate, mode: Mode, input: Uint8Array, pieces: readonly Uint8Array[]) {
-  if (mode === 'one-shot') return { fn: c.oneShot, arg: input };
+  if (mode === 'one-shot') return c.oneShot ? { fn: c.oneShot, arg: input } : undefined;
   return c.incremental ? { fn: c.incremental, arg: pieces } : undefined;
 }
 

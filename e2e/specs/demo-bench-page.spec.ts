@@ -3,6 +3,8 @@
 import { expect, test } from '../fixtures/demo-page.ts';
 
 const IMPLEMENTATIONS = ['core-wasm-simd', 'core-js', 'blake3-jit', 'hash-wasm', 'noble', 'webcrypto-sha256'];
+/** Measured in incremental mode only. */
+const INCREMENTAL_ONLY = ['core-reused-hasher'];
 
 test('demo: the benchmark page completes a quick sweep, draws the chart and exports every implementation', async ({ demoPage }) => {
   test.setTimeout(240_000);
@@ -46,7 +48,12 @@ test('demo: the benchmark page completes a quick sweep, draws the chart and expo
   };
   const ids = report.candidates.map((c) => c.id);
   // The JS backend exists everywhere; wasm-simd in every engine here (all three have WASM SIMD).
-  expect(ids).toEqual(IMPLEMENTATIONS);
+  expect(ids).toEqual([...IMPLEMENTATIONS.slice(0, 2), ...INCREMENTAL_ONLY, ...IMPLEMENTATIONS.slice(2)]);
+  for (const id of INCREMENTAL_ONLY) {
+    expect(report.cells.filter((c) => c.candidate === id && c.mode === 'one-shot'), id).toEqual([]);
+    const cells = report.cells.filter((c) => c.candidate === id && c.mode === 'incremental');
+    expect(cells.map((c) => c.size), id).toEqual(report.config.sizes);
+  }
   expect(report.verifications.filter((v) => !v.ok)).toEqual([]);
   for (const id of IMPLEMENTATIONS) {
     const cells = report.cells.filter((c) => c.candidate === id && c.mode === 'one-shot');
