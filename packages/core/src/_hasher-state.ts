@@ -94,10 +94,10 @@ export class HasherState {
    */
   singleChunkDigest(dkLen: number): Uint8Array | undefined {
     if (this.chunkCounter !== 0 || this.#bufLen > CHUNK_LEN) return undefined;
-    const buf = this.#buf;
-    // A buffer V8 may still keep in its heap is read byte by byte, never viewed (see oneBlockDigest).
-    if (buf.length <= ON_HEAP_MAX) return oneBlockDigest(buf, this.#bufLen, this.key, this.flags, dkLen);
-    return singleChunkDigest(buf.subarray(0, this.#bufLen), this.key, this.flags, dkLen);
+    // One block or less is read in place, byte by byte: the buffer may still be inside V8's heap,
+    // where viewing it would move it out (see oneBlockDigest). A longer one is already out.
+    if (this.#bufLen <= BLOCK_LEN) return oneBlockDigest(this.#buf, this.#bufLen, this.key, this.flags, dkLen);
+    return singleChunkDigest(this.#buf.subarray(0, this.#bufLen), this.key, this.flags, dkLen);
   }
 
   /** Bytes hashed since the start (of the subtree, for hazmat states). */

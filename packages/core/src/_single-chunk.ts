@@ -25,8 +25,8 @@ export function singleChunkDigest(input: Uint8Array, key: Uint32Array, flags: nu
     const k = wasmKernels();
     if (k) return k.singleChunk(input, key, flags, dkLen);
   }
-  // The last block holds 1-64 bytes (none for the empty input) and gets CHUNK_END | ROOT.
-  const full = len === 0 ? 0 : ((len - 1) >>> 6);
+  // More than one block from here: the last holds 1-64 bytes and gets CHUNK_END | ROOT.
+  const full = (len - 1) >>> 6;
   const lastLen = len - full * BLOCK_LEN;
   const aligned = LITTLE_ENDIAN && (input.byteOffset & 3) === 0;
   const words = aligned ? new Uint32Array(input.buffer, input.byteOffset, len >>> 2) : undefined;
@@ -42,7 +42,7 @@ export function singleChunkDigest(input: Uint8Array, key: Uint32Array, flags: nu
     }
     src = cv;
   }
-  const lastFlags = flags | (full === 0 ? CHUNK_START : 0) | CHUNK_END | ROOT;
+  const lastFlags = flags | CHUNK_END | ROOT;
   if (words && lastLen === BLOCK_LEN) {
     compress(src, 0, words, full * 16, 0, 0, BLOCK_LEN, lastFlags, root, 0, 8);
   } else {

@@ -1,5 +1,5 @@
 import { abytes, describe } from './_assert.js';
-import { toBytes, type Input } from './_bytes.js';
+import { toBytes, wordsFromBytes, wordsToBytes, type Input } from './_bytes.js';
 import { compress } from './_compress.js';
 import { BLOCK_LEN, CHUNK_END, CHUNK_LEN, PARENT, ROOT } from './_constants.js';
 import { HasherState } from './_hasher-state.js';
@@ -44,7 +44,7 @@ function hashOne(bytes: Uint8Array, mode: Mode, sink: Sink, i: number): void {
 }
 
 const JOB_WORDS = 8;
-const PARENT_JOB = BLOCK_LEN | ((PARENT) << 8);
+const PARENT_JOB = BLOCK_LEN | (PARENT << 8);
 const ROOT_PARENT_JOB = BLOCK_LEN | ((PARENT | ROOT) << 8);
 
 // The piece being filled. Module state and plain functions rather than closures per call: closures
@@ -179,9 +179,9 @@ export function parentChainingValues(nodes: Uint8Array, mode: Mode): Uint8Array 
   if (!k) {
     const flags = mode.flags | PARENT;
     for (let i = 0; i < count; i++) {
-      for (let w = 0, b = BLOCK_LEN * i; w < 16; w++, b += 4) parentBlock[w] = nodes[b] | (nodes[b + 1] << 8) | (nodes[b + 2] << 16) | (nodes[b + 3] << 24);
+      wordsFromBytes(nodes.subarray(BLOCK_LEN * i, BLOCK_LEN * (i + 1)), parentBlock);
       compress(mode.key, 0, parentBlock, 0, 0, 0, BLOCK_LEN, flags, parentCv, 0, 8);
-      for (let b = 0; b < 32; b++) out[32 * i + b] = parentCv[b >>> 2] >>> ((b & 3) << 3);
+      wordsToBytes(parentCv, 0, out, 32 * i, 32);
     }
     return out;
   }

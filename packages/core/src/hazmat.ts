@@ -130,7 +130,6 @@ export function mergeSubtreesRoot(left: Uint8Array, right: Uint8Array, opts?: Bl
   return out;
 }
 
-
 /**
  * The non-root chaining values of many parents at once: `nodes` holds parent nodes of 64 bytes
  * each (left chaining value, then right), one after another; the result holds their chaining

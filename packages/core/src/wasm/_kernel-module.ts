@@ -134,12 +134,16 @@ function gTemplate(): Template {
  * The 7 rounds; the message permutation is applied here, by renaming, not at run time. With
  * several lane sets, their G functions alternate (independent work for the out-of-order core).
  */
-function rounds(f: FunctionBody, sets: readonly Lanes[], g: Template): void {
+function rounds(f: FunctionBody, sets: readonly { readonly v: readonly number[]; readonly m: readonly number[]; readonly t?: number }[], g: Template): void {
   let schedule = range(16);
   for (let r = 0; r < 7; r++) {
     for (let i = 0; i < 8; i++) {
       const [a, b, c, d] = G_LANES[i];
-      for (const { v, m, t } of sets) f.replay(g, [v[a], v[b], v[c], v[d], m[schedule[2 * i]], m[schedule[2 * i + 1]], t]);
+      for (const { v, m, t } of sets) {
+        // Scratch `t` only for templates that use one (the SIMD G's rotations by 12 and 7).
+        const slots = [v[a], v[b], v[c], v[d], m[schedule[2 * i]], m[schedule[2 * i + 1]]];
+        f.replay(g, t === undefined ? slots : [...slots, t]);
+      }
     }
     schedule = MSG_PERMUTATION.map((p) => schedule[p]);
   }
@@ -459,7 +463,7 @@ function manyFunction(g: Template): FuncDef {
   return { name: 'many', type: { params: ['i32', 'i32', 'i32'], results: [] }, body: f };
 }
 
-/** The scalar G: the same mixing on i32 locals, with the engine's native rotate. */
+/** The scalar G: the same mixing on i32 locals, with the engine's native rotate (no scratch slot). */
 function gScalarTemplate(): Template {
   const [a, b, c, d, mx, my] = range(6);
   const f = new FunctionBody(0);
@@ -505,14 +509,7 @@ function oneFunction(): FuncDef {
     f.i32(0).get(len).op('select'); // the empty message: a block length of 0
     f.i32(BLOCK_LEN).get(ptr).get(end).op('i32.eq').op('select').set(v[14]);
     f.get(blockFlags).i32(CHUNK_END | ROOT).i32(0).get(ptr).get(end).op('i32.eq').op('select').op('i32.or').set(v[15]);
-    let schedule = range(16);
-    for (let r = 0; r < 7; r++) {
-      for (let i = 0; i < 8; i++) {
-        const [a, b, c, d] = G_LANES[i];
-        f.replay(g, [v[a], v[b], v[c], v[d], m[schedule[2 * i]], m[schedule[2 * i + 1]]]);
-      }
-      schedule = MSG_PERMUTATION.map((p) => schedule[p]);
-    }
+    rounds(f, [{ v, m }], g);
     for (let j = 0; j < 8; j++) f.get(v[j]).get(v[j + 8]).op('i32.xor').set(h[j]);
     f.get(flags).set(blockFlags);
     f.get(ptr).i32(BLOCK_LEN).op('i32.add').tee(ptr).get(end).op('i32.le_u').br('br_if', 0);
