@@ -4,7 +4,7 @@
 import type * as coreLib from '@blake3-web/core';
 
 import type { TaskRow } from './browser-report.ts';
-import { roundOrder } from './run-rounds.ts';
+import { mulberry32, roundOrder } from './run-rounds.ts';
 import { median } from './stats.ts';
 
 export interface BatchWorkload {
@@ -35,20 +35,10 @@ export interface BatchOptions {
   readonly pause?: () => Promise<void>;
 }
 
-/** mulberry32: the random lengths must be the same in every engine and every run. */
-function seeded(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) | 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Separate arrays, as records read one by one arrive; bytes `(i + j) mod 251`. */
 export function batchWorkloads(count: number): BatchWorkload[] {
-  const random = seeded(0xb1a4e3);
+  // Seeded: the random lengths are the same in every engine and every run.
+  const random = mulberry32(0xb1a4e3);
   const make = (length: (i: number) => number) =>
     Array.from({ length: count }, (_, i) => {
       const m = new Uint8Array(length(i));

@@ -4,7 +4,6 @@
 // bench/results/, a chart to docs/bench-<engine>.svg and a section of docs/BENCHMARKS.md.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 
 import { chromium, firefox, type Browser } from 'playwright-core';
 
@@ -16,6 +15,7 @@ import { browserSection } from './browser-section.ts';
 import { coreRevision } from './core-revision.ts';
 import { replaceSection } from './doc-section.ts';
 import { describeMachine } from './machine-node.ts';
+import { scriptArgs } from './script-args.ts';
 import { renderChart } from './svg-chart.ts';
 import { benchDir, repoRoot, shown } from './write-results.ts';
 
@@ -27,16 +27,12 @@ const ENGINE_NAMES: Record<Engine, (version: string) => string> = {
   webkit: (v) => `WebKitGTK ${v} (JavaScriptCore)`,
 };
 
-const argv = process.argv.slice(2);
-const { values: args } = parseArgs({
-  args: argv[0] === '--' ? argv.slice(1) : argv,
-  options: {
-    quick: { type: 'boolean', default: false },
-    engines: { type: 'string', default: ENGINES.join(',') },
-    rounds: { type: 'string' },
-    'no-write': { type: 'boolean', default: false },
-    render: { type: 'boolean', default: false },
-  },
+const args = scriptArgs({
+  quick: { type: 'boolean', default: false },
+  engines: { type: 'string', default: ENGINES.join(',') },
+  rounds: { type: 'string' },
+  'no-write': { type: 'boolean', default: false },
+  render: { type: 'boolean', default: false },
 });
 const engines = args.engines!.split(',').map((e) => e.trim()) as Engine[];
 for (const e of engines) if (!ENGINES.includes(e)) throw new RangeError(`--engines: unknown engine ${e} (known: ${ENGINES.join(', ')})`);

@@ -5,7 +5,6 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 
 import { backend, blake3, ready, setBackend } from '@blake3-web/core';
 
@@ -17,21 +16,17 @@ import { coreRevision } from './core-revision.ts';
 import { describeMachine } from './machine-node.ts';
 import type { BenchReport, Clock } from './report.ts';
 import { runRounds } from './run-rounds.ts';
+import { clockArg, cpuNow, scriptArgs } from './script-args.ts';
 import { SIZES, UPDATE_SIZE } from './sizes.ts';
 import { benchDir, nodeSection, repoRoot, resultsFileFor, saveReport, shown, updateDoc } from './write-results.ts';
 
-// `pnpm run bench -- --quick` hands the script a literal `--` first: skip it.
-const argv = process.argv.slice(2);
-const { values: args } = parseArgs({
-  args: argv[0] === '--' ? argv.slice(1) : argv,
-  options: {
-    quick: { type: 'boolean', default: false },
-    rounds: { type: 'string' },
-    'target-ms': { type: 'string' },
-    'no-write': { type: 'boolean', default: false },
-    clock: { type: 'string', default: 'wall' },
-    render: { type: 'string' },
-  },
+const args = scriptArgs({
+  quick: { type: 'boolean', default: false },
+  rounds: { type: 'string' },
+  'target-ms': { type: 'string' },
+  'no-write': { type: 'boolean', default: false },
+  clock: { type: 'string', default: 'wall' },
+  render: { type: 'string' },
 });
 
 // --render FILE: rewrite the doc section from saved results, measuring nothing (for changes to
@@ -50,15 +45,7 @@ const rounds = Number(args.rounds ?? (quick ? 5 : 41));
 const targetMs = Number(args['target-ms'] ?? (quick ? 10 : 30));
 const write = !quick && !(args['no-write'] ?? false);
 const modes: Mode[] = ['one-shot', 'incremental'];
-if (args.clock !== 'wall' && args.clock !== 'cpu') throw new RangeError(`--clock must be wall or cpu, got ${args.clock}`);
-const clock: Clock = args.clock;
-// CPU time of this process (all its threads, microsecond resolution): time spent descheduled
-// while other work holds the cores is not counted, so on a saturated shared machine it measures
-// the code instead of the queue. Wall time is what a user waits for, and what browsers offer.
-const cpuNow = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
+const clock: Clock = clockArg(args.clock);
 
 const require = createRequire(import.meta.url);
 const coreDistIndex = require.resolve('@blake3-web/core');

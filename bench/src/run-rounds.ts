@@ -69,19 +69,23 @@ function bind(c: Candidate, mode: Mode, input: Uint8Array, pieces: readonly Uint
  */
 export function roundOrder<T>(items: readonly T[], round: number): T[] {
   const out = [...items];
-  // mulberry32: small, fast, and good enough to decorrelate orders.
-  let state = (round + 1) * 0x9e3779b9;
-  const random = () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const random = mulberry32((round + 1) * 0x9e3779b9);
   for (let i = out.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
     [out[i], out[j]] = [out[j], out[i]];
   }
   return out;
+}
+
+/** mulberry32: small, fast, and good enough to decorrelate orders; numbers in [0, 1). */
+export function mulberry32(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }
 
 export async function runRounds(opts: RunOptions): Promise<RunResult> {
