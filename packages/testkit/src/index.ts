@@ -3,3 +3,4 @@ export { paint } from './paint.ts';
 export { Random, testSeed } from './random.ts';
 export { oracle, type OracleRequest } from './oracle.ts';
 export { chunkedStream } from './chunked-stream.ts';
+export { readAll } from './read-all.ts';

@@ -1,7 +1,7 @@
 import { blake3, bytesToHex } from '@blake3-web/core';
 import { baoEncode, IntegrityError } from '@blake3-web/stream';
 import { baoRangeHandler, fetchVerifiedRange, parseRange } from '@blake3-web/workbox';
-import { Random, testSeed } from '@blake3-web/testkit';
+import { Random, readAll, testSeed } from '@blake3-web/testkit';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
@@ -41,20 +41,7 @@ const get = (range?: string, query = '', headers: Record<string, string> = {}) =
   new Request(`${base}${hex}${query}`, { headers: range === undefined ? headers : { ...headers, range } });
 
 /** Reads a body with a reader, keeping what arrived before an error. */
-async function drain(response: Response): Promise<{ bytes: Uint8Array; error?: unknown }> {
-  const reader = response.body!.getReader();
-  const parts: Uint8Array[] = [];
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      parts.push(value);
-    }
-  } catch (error) {
-    return { bytes: new Uint8Array(Buffer.concat(parts)), error };
-  }
-  return { bytes: new Uint8Array(Buffer.concat(parts)) };
-}
+const drain = (response: Response) => readAll(response.body!);
 
 describe('fetchVerifiedRange', () => {
   it('answers single ranges with a 206 of exactly the requested, verified bytes', async () => {
