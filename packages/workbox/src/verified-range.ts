@@ -1,5 +1,5 @@
 import { bytesToHex } from '@blake3-web/core';
-import { baoDecodeSlice, baoOutboardSlice, baoSliceBounds, fetchVerified, IntegrityError } from '@blake3-web/stream';
+import { baoDecodeSlice, baoOutboardSize, baoOutboardSlice, baoSliceBounds, fetchVerified, IntegrityError } from '@blake3-web/stream';
 import type { RouteHandlerCallback } from 'workbox-core/types.js';
 import { hashFromUrlPath, type ExpectedHashResolver } from './resolvers.js';
 import { expectedBytes } from './verify-body.js';
@@ -62,7 +62,7 @@ export async function fetchVerifiedRange(request: Request, hash: Uint8Array | st
   const spec = parseRange(request.headers.get('range'));
   if (spec === undefined) {
     const outboard = await outboardBytes(opts.outboard, doFetch);
-    const upstream = await doFetch(withoutRange(request));
+    const upstream = await doFetch(withRange(request));
     if (!upstream.ok) return upstream;
     return fetchVerified(upstream.url || request.url, want, { outboard, fetch: async () => upstream });
   }
@@ -170,8 +170,8 @@ function outboardContentLength(outboard: Uint8Array, hash: Uint8Array): number {
   const claimed = new DataView(outboard.buffer, outboard.byteOffset, 8).getBigUint64(0, true);
   if (claimed > BigInt(Number.MAX_SAFE_INTEGER)) throw bad(`claims ${claimed} content bytes, more than 2^53 - 1`);
   const len = Number(claimed);
-  const parents = len === 0 ? 0 : Math.ceil(len / LEAF) - 1;
-  if (outboard.length !== 8 + 64 * parents) throw bad(`claims ${len} content bytes, which needs ${8 + 64 * parents} outboard bytes; it has ${outboard.length}`);
+  const size = baoOutboardSize(len);
+  if (outboard.length !== size) throw bad(`claims ${len} content bytes, which needs ${size} outboard bytes; it has ${outboard.length}`);
   return len;
 }
 
@@ -185,15 +185,11 @@ async function outboardBytes(outboard: VerifiedRangeOptions['outboard'], doFetch
   return new Uint8Array(await res.arrayBuffer());
 }
 
-function withRange(request: Request, first: number, last: number): Request {
+/** `request` asking for content bytes first..last, or with no Range header when `first` is omitted. */
+function withRange(request: Request, first?: number, last?: number): Request {
   const headers = new Headers(request.headers);
-  headers.set('range', `bytes=${first}-${last}`);
-  return new Request(request.url, { headers, credentials: request.credentials, signal: request.signal });
-}
-
-function withoutRange(request: Request): Request {
-  const headers = new Headers(request.headers);
-  headers.delete('range');
+  if (first === undefined) headers.delete('range');
+  else headers.set('range', `bytes=${first}-${last}`);
   return new Request(request.url, { headers, credentials: request.credentials, signal: request.signal });
 }
 
