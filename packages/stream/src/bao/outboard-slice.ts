@@ -1,6 +1,6 @@
 import { assertBytes, byteCount, resolveLeafBytes, type BaoTreeOpts } from './_options.js';
-import { concatBytes } from './_concat.js';
-import { HEADER_LEN, outboardSubtreeLen, PARENT_LEN, preOrder, readHeader, sliceRange } from './tree-shape.js';
+import { gatherSlice } from './slice.js';
+import { HEADER_LEN, outboardSubtreeLen, readHeader, sliceRange } from './tree-shape.js';
 
 /**
  * The content bytes [start, end) that a slice of [start, start + count) holds: the requested
@@ -51,18 +51,5 @@ export function baoOutboardSlice(outboard: Uint8Array, content: Uint8Array, cont
   if (contentStart > bounds.start || contentStart + content.length < bounds.end) {
     throw new RangeError(`content must cover bytes ${bounds.start} to ${bounds.end} for this slice, got bytes ${contentStart} to ${contentStart + content.length}`);
   }
-  const range = sliceRange(contentLen, start, count);
-  const pieces: Uint8Array[] = [outboard.subarray(0, HEADER_LEN)];
-  let size = HEADER_LEN;
-  let treePos = HEADER_LEN;
-  for (const node of preOrder(contentLen, { leafBytes, rangeStart: range.start, rangeEnd: range.end })) {
-    if (node.kind === 'parent') {
-      pieces.push(outboard.subarray(treePos, (treePos += PARENT_LEN)));
-      size += PARENT_LEN;
-    } else if (node.kind === 'leaf') {
-      pieces.push(content.subarray(node.start - contentStart, node.start - contentStart + node.len));
-      size += node.len;
-    } else treePos += outboardSubtreeLen(node.len, leafBytes);
-  }
-  return concatBytes(pieces, size);
+  return gatherSlice(outboard, false, content, contentStart, contentLen, leafBytes, sliceRange(contentLen, start, count));
 }

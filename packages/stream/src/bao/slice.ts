@@ -38,8 +38,15 @@ export function baoSlice(source: BaoSource, start: number, count: number, opts?:
     const got = combined ? `${tree.length} bytes` : `${data.length} content bytes and ${tree.length} outboard bytes`;
     throw new RangeError(`the length header says ${contentLen} content bytes, which needs ${combined ? `${expected} encoded bytes` : `an outboard of ${expected} bytes`}; got ${got}`);
   }
-  const range = sliceRange(contentLen, start, count);
+  return gatherSlice(tree, combined, data, 0, contentLen, leafBytes, sliceRange(contentLen, start, count));
+}
 
+/**
+ * The nodes of the slice of `range`, in pre-order after the header: parents from `tree`, leaves
+ * from `tree` too when it is the combined encoding, else from `data`, which holds content from
+ * byte `dataStart`. Sizes are checked by the callers.
+ */
+export function gatherSlice(tree: Uint8Array, combined: boolean, data: Uint8Array, dataStart: number, contentLen: number, leafBytes: number, range: { start: number; end: number }): Uint8Array {
   const pieces: Uint8Array[] = [tree.subarray(0, HEADER_LEN)];
   let size = HEADER_LEN;
   let treePos = HEADER_LEN;
@@ -52,7 +59,7 @@ export function baoSlice(source: BaoSource, start: number, count: number, opts?:
       take(tree, treePos, PARENT_LEN);
       treePos += PARENT_LEN;
     } else if (node.kind === 'leaf') {
-      take(data, combined ? treePos : node.start, node.len);
+      take(data, combined ? treePos : node.start - dataStart, node.len);
       if (combined) treePos += node.len;
     } else {
       treePos += combined ? encodedSubtreeLen(node.len, leafBytes) : outboardSubtreeLen(node.len, leafBytes);
