@@ -1,8 +1,9 @@
 import { bytesToHex } from '@blake3-web/core';
 import { hashStream, IntegrityError, verifyResponse } from '@blake3-web/stream';
-import type { WorkboxPlugin } from 'workbox-core/types.js';
+import type { PluginState, WorkboxPlugin } from 'workbox-core/types.js';
+import { isWholeContent206 } from './partial-content.js';
 import { hashFromUrlPath, type ExpectedHashResolver } from './resolvers.js';
-import { expectedBytes, sameDigest, verifyBody } from './verify-body.js';
+import { DEFAULT_MAX_BYTES, expectedBytes, sameDigest, verifyBody } from './verify-body.js';
 
 export type Blake3IntegrityPluginOptions = {
   /** Where the expected digest of a request comes from (default: the last URL path segment as hex). */
@@ -14,12 +15,25 @@ export type Blake3IntegrityPluginOptions = {
    * memory, at the price of the page seeing bytes before they are verified.
    */
   verify?: 'before-use' | 'streaming';
+  /**
+   * `'before-use'` only: the most bytes a body may have (default 64 MiB). A longer one is not
+   * read further and fails (the page's fetch rejects).
+   */
+  maxBytes?: number;
   /** Told about every mismatch (for reporting; the plugin itself never logs). */
   onMismatch?: (info: { request: Request; error: IntegrityError }) => void;
 };
 
+/** The cache keys a strategy used for this request, recorded for the digest lookup. */
+type KeyState = PluginState & { blake3CacheKeys?: string[] };
+
 /**
  * A Workbox plugin that lets only responses whose BLAKE3 matches be used and cached.
+ *
+ * For a request with an expected digest, every 2xx answer is checked (a body-less one as empty
+ * content); a 206 is checked only when it holds the whole content of a range the page asked
+ * for, and fails otherwise, as does an opaque answer, which cannot be read. Other statuses
+ * (404, 503) reach the page as they are and are never cached: they do not claim to be the content.
  *
  * @example
  * ```ts
@@ -30,36 +44,79 @@ export type Blake3IntegrityPluginOptions = {
 export class Blake3IntegrityPlugin implements WorkboxPlugin {
   readonly #expectedHash: ExpectedHashResolver;
   readonly #verify: 'before-use' | 'streaming';
+  readonly #maxBytes: number;
   readonly #onMismatch: Blake3IntegrityPluginOptions['onMismatch'];
 
   constructor(opts: Blake3IntegrityPluginOptions = {}) {
     if (typeof opts !== 'object' || opts === null) throw new TypeError('opts must be an object');
-    const { expectedHash = hashFromUrlPath, verify = 'before-use', onMismatch } = opts;
+    const { expectedHash = hashFromUrlPath, verify = 'before-use', maxBytes = DEFAULT_MAX_BYTES, onMismatch } = opts;
     if (typeof expectedHash !== 'function') throw new TypeError('opts.expectedHash must be a function');
     if (verify !== 'before-use' && verify !== 'streaming') throw new RangeError(`opts.verify must be 'before-use' or 'streaming', got ${String(verify)}`);
+    if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) throw new RangeError(`opts.maxBytes must be a non-negative integer, got ${String(maxBytes)}`);
+    if (onMismatch !== undefined && typeof onMismatch !== 'function') throw new TypeError('opts.onMismatch must be a function');
     this.#expectedHash = expectedHash;
     this.#verify = verify;
+    this.#maxBytes = maxBytes;
     this.#onMismatch = onMismatch;
   }
 
-  #expected(request: Request, response: Response): Uint8Array | undefined {
-    const hash = this.#expectedHash(request, response);
-    return hash === undefined ? undefined : expectedBytes(hash);
+  /**
+   * The digest for the request and for every cache key the strategy mapped it to (a precache
+   * route maps `/` to `/index.html`, `?utm_source=x` away, and so on). They must agree: a
+   * request whose URL and cache key name different digests cannot be answered by either.
+   */
+  #expected(request: Request, response: Response, state: KeyState | undefined): Uint8Array | undefined {
+    let found: { from: string; digest: Uint8Array } | undefined;
+    for (const url of new Set([request.url, ...(state?.blake3CacheKeys ?? [])])) {
+      const hash = this.#expectedHash(url === request.url ? request : new Request(url), response);
+      if (hash === undefined) continue;
+      const digest = expectedBytes(hash);
+      if (found === undefined) found = { from: url, digest };
+      else if (!sameDigest(found.digest, digest)) throw new RangeError(`expectedHash gives ${found.from} and ${url}, which answer the same request, different digests`);
+    }
+    return found?.digest;
   }
 
   #mismatch(request: Request, error: unknown): void {
     if (error instanceof IntegrityError) this.#onMismatch?.({ request, error });
   }
 
+  /** Refused without reading: reported, and a network error for the page. */
+  #refuse(request: Request, expected: Uint8Array, why: string): Response {
+    this.#mismatch(request, new IntegrityError(bytesToHex(expected), '', why));
+    return Response.error();
+  }
+
+  /**
+   * Remembers the cache key a strategy uses for the request (`params.cacheKey` from a precache
+   * route, or the key earlier plugins made), so the digest of the entry it stands for applies.
+   */
+  cacheKeyWillBeUsed: WorkboxPlugin['cacheKeyWillBeUsed'] = async ({ request, params, state }) => {
+    if (state) {
+      const keys = ((state as KeyState).blake3CacheKeys ??= []);
+      const cacheKey: unknown = (params as { cacheKey?: unknown } | undefined)?.cacheKey;
+      for (const key of [request.url, typeof cacheKey === 'string' ? cacheKey : undefined]) {
+        if (key !== undefined && !keys.includes(key)) keys.push(key);
+      }
+    }
+    return request;
+  };
+
   /** What the strategy uses, for the page and for the cache: a checked response or a network error. */
-  fetchDidSucceed: WorkboxPlugin['fetchDidSucceed'] = async ({ request, response }) => {
-    // Only a 200 carries the content the digest names; error statuses (and ranges, which need
-    // Bao to verify) reach the page as they are, and cacheWillUpdate never caches them.
-    if (response.status !== 200) return response;
-    const expected = this.#expected(request, response);
+  fetchDidSucceed: WorkboxPlugin['fetchDidSucceed'] = async ({ request, response, state }) => {
+    const expected = this.#expected(request, response, state);
     if (expected === undefined) return response;
+    if (response.type === 'opaque' || response.type === 'opaqueredirect') {
+      return this.#refuse(request, expected, `an opaque response for ${request.url} cannot be read, so it cannot be checked (request it with CORS)`);
+    }
+    // Error statuses do not claim to be the content: the page sees them as they are.
+    if (response.status < 200 || response.status > 299) return response;
+    if (response.status === 206 && !isWholeContent206(request, response)) {
+      await response.body?.cancel().catch(() => {});
+      return this.#refuse(request, expected, `a 206 with Content-Range ${JSON.stringify(response.headers.get('content-range'))} for ${request.headers.has('range') ? 'a range' : 'a request without Range'} cannot be checked against the digest of the whole content`);
+    }
     if (this.#verify === 'streaming') return verifyResponse(response, expected);
-    const result = await verifyBody(response, expected);
+    const result = await verifyBody(response, expected, this.#maxBytes);
     if (result.ok) return result.response;
     this.#mismatch(request, result.error);
     // Response.error() is what a failed fetch gives: the page's fetch() rejects with a TypeError.
@@ -67,9 +124,9 @@ export class Blake3IntegrityPlugin implements WorkboxPlugin {
   };
 
   /** Refuses (null) to cache anything but a complete, matching, successful body. */
-  cacheWillUpdate: WorkboxPlugin['cacheWillUpdate'] = async ({ request, response }) => {
+  cacheWillUpdate: WorkboxPlugin['cacheWillUpdate'] = async ({ request, response, state }) => {
     if (response.type === 'error' || response.status !== 200) return null;
-    const expected = this.#expected(request, response);
+    const expected = this.#expected(request, response, state);
     if (expected === undefined) return response;
     try {
       const actual = await hashStream(response.clone().body ?? new Blob([]).stream(), { dkLen: expected.length });
@@ -81,4 +138,3 @@ export class Blake3IntegrityPlugin implements WorkboxPlugin {
     return null;
   };
 }
-

@@ -4,4 +4,5 @@ export {
   type ExpectedHashResolver,
 } from './resolvers.js';
 export { hashFromPrecacheManifest, type Blake3PrecacheEntry } from './precache-manifest.js';
+export { MIN_DIGEST_BYTES } from './verify-body.js';
 export { baoRangeHandler, fetchVerifiedRange, parseRange, type BaoRangeHandlerOptions, type VerifiedRangeOptions } from './verified-range.js';

@@ -1,6 +1,12 @@
+import { parseDictionary } from 'structured-headers';
+import { serviceWorkerLocation } from './service-worker-location.js';
+import { expectedBytes } from './verify-body.js';
+
 /**
  * Where the expected BLAKE3 of a response comes from. A resolver returns the digest as hex or
- * bytes, or undefined when it has no opinion (the response then passes through untouched).
+ * bytes, or undefined when it has no opinion (the response then passes through untouched). It
+ * throws (TypeError/RangeError) when the source of the digest is there but unusable: the
+ * response then fails instead of passing unchecked.
  */
 export type ExpectedHashResolver = (request: Request, response?: Response) => string | Uint8Array | undefined;
 
@@ -12,12 +18,19 @@ export const hashFromUrlPath: ExpectedHashResolver = (request) => {
   return HEX64.test(last) ? last.toLowerCase() : undefined;
 };
 
-/** A response header holding the hex digest, e.g. `X-Blake3: <hex>`. */
+/**
+ * A response header holding the hex digest, e.g. `X-Blake3: <hex>`. A header that is present but
+ * not a hex digest of at least 16 bytes is a RangeError (the response fails); an absent one gives
+ * no opinion.
+ */
 export function hashFromHeader(name: string): ExpectedHashResolver {
   if (typeof name !== 'string' || name === '') throw new TypeError('name must be a header name');
   return (_request, response) => {
-    const value = response?.headers.get(name)?.trim();
-    return value !== undefined && /^[0-9a-fA-F]+$/.test(value) && value.length % 2 === 0 ? value.toLowerCase() : undefined;
+    const value = response?.headers.get(name);
+    if (value === null || value === undefined) return undefined;
+    const hex = value.trim();
+    expectedBytes(hex, `the ${name} header`);
+    return hex.toLowerCase();
   };
 }
 
@@ -25,44 +38,72 @@ export function hashFromHeader(name: string): ExpectedHashResolver {
  * The `blake3` member of an RFC 9530 digest field (`Repr-Digest: blake3=:<base64>:`). Use
  * `Repr-Digest` (default): it covers the decoded representation that `fetch` hands over, while
  * `Content-Digest` covers the bytes before content-coding and only matches identity encoding.
+ * A field that is present but malformed, or whose `blake3` member is unusable, is a RangeError
+ * (the response fails); a field without a `blake3` member gives no opinion.
  */
 export function hashFromDigestHeader(header: 'repr-digest' | 'content-digest' = 'repr-digest'): ExpectedHashResolver {
+  if (header !== 'repr-digest' && header !== 'content-digest') throw new RangeError(`header must be 'repr-digest' or 'content-digest', got ${String(header)}`);
   return (_request, response) => {
     const field = response?.headers.get(header);
-    return field ? parseDigestField(field).get('blake3') : undefined;
+    if (field === null || field === undefined) return undefined;
+    const digest = parseDigestField(field, header).get('blake3');
+    return digest === undefined ? undefined : expectedBytes(digest, `the blake3 member of ${header}`);
   };
 }
 
-/** The byte-sequence members (`key=:base64:`) of a structured-field dictionary (RFC 8941). */
-export function parseDigestField(field: string): Map<string, Uint8Array> {
+/**
+ * The members of an RFC 9530 digest field, a structured-field dictionary (RFC 8941, section
+ * 3.2). A field that does not parse is a RangeError (RFC 8941 would ignore it; a verifier must
+ * not). Members whose value is not a byte sequence are dropped unless they are `blake3`, which
+ * is then a RangeError: an algorithm this resolver does not know says nothing about the body,
+ * a `blake3` member it cannot use must not be mistaken for its absence.
+ */
+export function parseDigestField(field: string, name = 'the digest field'): Map<string, Uint8Array> {
+  if (typeof field !== 'string') throw new TypeError(`${name} must be a string, got ${field === null ? 'null' : typeof field}`);
+  let dictionary: ReturnType<typeof parseDictionary>;
+  try {
+    dictionary = parseDictionary(field);
+  } catch (err) {
+    throw new RangeError(`${name} is not a structured-field dictionary (RFC 8941): ${(err as Error).message}`);
+  }
   const out = new Map<string, Uint8Array>();
-  for (const member of field.split(',')) {
-    const m = /^\s*([a-z*][a-z0-9_\-.*]*)\s*=\s*:([A-Za-z0-9+/=]*):\s*(;.*)?$/.exec(member);
-    if (!m) continue;
-    try {
-      out.set(m[1], Uint8Array.from(atob(m[2]), (c) => c.charCodeAt(0)));
-    } catch {
-      // Invalid base64: that member says nothing.
-    }
+  for (const [key, [value]] of dictionary) {
+    if (value instanceof ArrayBuffer) out.set(key, new Uint8Array(value));
+    else if (key === 'blake3') throw new RangeError(`${name} has a blake3 member that is not a byte sequence (:base64:)`);
   }
   return out;
 }
 
-/** A manifest of URL -> hex digest; relative URLs resolve against `base` (default: the request URL's origin). */
-export function hashFromManifest(manifest: Readonly<Record<string, string>>, base?: string): ExpectedHashResolver {
+const HEX = /^(?:[0-9a-fA-F]{2})+$/;
+
+/**
+ * A manifest of URL -> hex digest. Relative URLs resolve against `base`, by default the service
+ * worker's own location (as Workbox resolves precache entries), never a request's. Checked when
+ * it is created: a malformed or too short digest is a RangeError then, not a failed fetch later.
+ */
+export function hashFromManifest(manifest: Readonly<Record<string, string>>, base?: string | URL): ExpectedHashResolver {
   if (typeof manifest !== 'object' || manifest === null) throw new TypeError('manifest must be an object of URL -> hex digest');
-  let resolved: Map<string, string> | undefined;
-  return (request) => {
-    const origin = base ?? new URL(request.url).origin;
-    resolved ??= new Map(Object.entries(manifest).map(([url, hex]) => [new URL(url, origin).href, hex.toLowerCase()]));
-    const url = new URL(request.url);
-    url.hash = '';
-    return resolved.get(url.href);
-  };
+  const root = base === undefined ? serviceWorkerLocation('base') : new URL(base).href;
+  const byUrl = new Map<string, string>();
+  for (const [url, hex] of Object.entries(manifest)) {
+    if (typeof hex !== 'string' || !HEX.test(hex)) throw new RangeError(`manifest[${JSON.stringify(url)}] must be an even number of hex digits, got ${JSON.stringify(hex)}`);
+    expectedBytes(hex, `manifest[${JSON.stringify(url)}]`);
+    byUrl.set(withoutHash(new URL(url, root)), hex.toLowerCase());
+  }
+  return (request) => byUrl.get(withoutHash(new URL(request.url)));
+}
+
+/** A URL without its fragment, which never reaches the server. */
+export function withoutHash(url: URL): string {
+  url.hash = '';
+  return url.href;
 }
 
 /** The first answer of several resolvers. */
 export function firstOf(...resolvers: ExpectedHashResolver[]): ExpectedHashResolver {
+  resolvers.forEach((r, i) => {
+    if (typeof r !== 'function') throw new TypeError(`resolvers[${i}] must be a function, got ${r === null ? 'null' : typeof r}`);
+  });
   return (request, response) => {
     for (const r of resolvers) {
       const hash = r(request, response);

@@ -1,11 +1,35 @@
 import { blake3, bytesToHex, hexToBytes } from '@blake3-web/core';
 import { IntegrityError } from '@blake3-web/stream';
 
-/** The expected digest as bytes; a malformed one is a TypeError/RangeError, never a silent pass. */
-export function expectedBytes(hash: string | Uint8Array): Uint8Array {
-  if (typeof hash === 'string') return hexToBytes(hash);
-  if (hash instanceof Uint8Array) return hash;
-  throw new TypeError(`expectedHash must return a hex string, a Uint8Array or undefined, got ${typeof hash}`);
+/**
+ * The shortest digest accepted: 16 bytes (128 bits). A shorter one is no integrity check (an
+ * empty digest matches every body, a 1-byte one about one forgery in 256), so it is refused.
+ */
+export const MIN_DIGEST_BYTES = 16;
+
+/**
+ * The most a `'before-use'` check holds in memory by default: 64 MiB. It is 32 times what
+ * workbox-build precaches by default (`maximumFileSizeToCacheInBytes`, 2 MiB), so assets fit
+ * with room to spare, while an endless or oversized body fails long before it can exhaust a
+ * service worker; larger content belongs to `verify: 'streaming'` or Bao ranges.
+ */
+export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
+
+/** The expected digest as bytes; a malformed or too short one is a TypeError/RangeError, never a silent pass. */
+export function expectedBytes(hash: string | Uint8Array, name = 'expectedHash'): Uint8Array {
+  let bytes: Uint8Array;
+  if (typeof hash === 'string') {
+    try {
+      bytes = hexToBytes(hash);
+    } catch (err) {
+      throw new RangeError(`${name} must give an even number of hex digits, got ${JSON.stringify(hash.length > 80 ? `${hash.slice(0, 80)}...` : hash)}: ${(err as Error).message}`);
+    }
+  } else if (hash instanceof Uint8Array) bytes = hash.slice();
+  else throw new TypeError(`${name} must give a hex string, a Uint8Array or undefined, got ${hash === null ? 'null' : typeof hash}`);
+  if (bytes.length < MIN_DIGEST_BYTES) {
+    throw new RangeError(`${name} must give a digest of at least ${MIN_DIGEST_BYTES} bytes, got ${bytes.length}`);
+  }
+  return bytes;
 }
 
 /** Digest equality in time independent of where they differ (keyed digests are MACs). */
@@ -15,12 +39,49 @@ export function sameDigest(a: Uint8Array, b: Uint8Array): boolean {
   return diff === 0;
 }
 
-/** Reads a whole body and checks it; a match gives a fresh Response with the same bytes, status and headers. */
-export async function verifyBody(response: Response, expected: Uint8Array):
+/** The body outgrew `maxBytes`: it is not held, so it cannot be checked. */
+export function tooLarge(maxBytes: number, got: string): RangeError {
+  return new RangeError(`the response body exceeds opts.maxBytes (${maxBytes} bytes): ${got}`);
+}
+
+/**
+ * Reads a whole body, at most `maxBytes` of it, and checks it. A match gives a fresh Response
+ * with the same bytes, status and headers. Every chunk is copied as it arrives and hashed from
+ * the copy, so the bytes released are the bytes hashed even if the source reuses its buffers.
+ * A body longer than `maxBytes` is cancelled and rejects with a RangeError.
+ */
+export async function verifyBody(response: Response, expected: Uint8Array, maxBytes: number):
   Promise<{ ok: true; response: Response } | { ok: false; error: IntegrityError }> {
-  const bytes = new Uint8Array(await response.arrayBuffer());
-  const actual = blake3(bytes, { dkLen: expected.length });
+  const declared = response.headers.get('content-length');
+  if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > maxBytes) {
+    await response.body?.cancel().catch(() => {});
+    throw tooLarge(maxBytes, `Content-Length is ${declared.trim()}`);
+  }
+  const hasher = blake3.create({ dkLen: expected.length });
+  const parts: Uint8Array<ArrayBuffer>[] = [];
+  if (response.body !== null) {
+    const reader = response.body.getReader();
+    let total = 0;
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        if (!(value instanceof Uint8Array)) throw new TypeError(`the response body gave a chunk that is not a Uint8Array: ${typeof value}`);
+        total += value.length;
+        if (total > maxBytes) throw tooLarge(maxBytes, `read ${total} bytes`);
+        const copy = value.slice();
+        hasher.update(copy);
+        parts.push(copy);
+      }
+    } catch (err) {
+      await reader.cancel(err).catch(() => {});
+      throw err;
+    } finally {
+      reader.releaseLock();
+    }
+  }
+  const actual = hasher.digest();
   if (!sameDigest(actual, expected)) return { ok: false, error: new IntegrityError(bytesToHex(expected), bytesToHex(actual)) };
   const init = { status: response.status, statusText: response.statusText, headers: response.headers };
-  return { ok: true, response: new Response(response.body === null ? null : bytes, init) };
+  return { ok: true, response: new Response(response.body === null ? null : new Blob(parts), init) };
 }
