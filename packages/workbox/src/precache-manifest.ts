@@ -1,4 +1,6 @@
-import type { ExpectedHashResolver } from './resolvers.js';
+import { withoutHash, type ExpectedHashResolver } from './resolvers.js';
+import { serviceWorkerLocation } from './service-worker-location.js';
+import { expectedBytes } from './verify-body.js';
 
 /**
  * A Workbox precache manifest entry that also carries the BLAKE3 of its content. Workbox reads
@@ -10,10 +12,16 @@ export type Blake3PrecacheEntry = { url: string; blake3?: string; revision?: str
 const HEX = /^(?:[0-9a-fA-F]{2})+$/;
 
 /**
- * The `blake3` members of a precache manifest, by URL. Relative URLs resolve as Workbox resolves
- * them: against the service worker's location (`base`, default `self.location.href`). Entries
- * without `blake3` (and plain string entries) get no opinion, so they are cached unchecked.
- * A malformed digest is an error here, at startup, not a failed install later.
+ * The `blake3` members of a precache manifest, by URL and by Workbox cache key. Relative URLs
+ * resolve as Workbox resolves them: against the service worker's location (`base`, default
+ * `self.location.href`). Entries without `blake3` (and plain string entries) get no opinion, so
+ * they are cached unchecked. A malformed or too short digest is an error here, at startup, not a
+ * failed install later.
+ *
+ * The cache keys (`<url>?__WB_REVISION__=<revision>` for an entry with a revision) let
+ * {@link Blake3IntegrityPlugin} check every URL that Workbox maps to an entry (`/` for
+ * `/index.html`, ignored search parameters, clean URLs, `urlManipulation`) against that entry's
+ * digest: the plugin looks up the cache key the precache route chose as well as the request.
  *
  * @example
  * ```ts
@@ -22,11 +30,16 @@ const HEX = /^(?:[0-9a-fA-F]{2})+$/;
  * addPlugins([new Blake3IntegrityPlugin({ expectedHash: hashFromPrecacheManifest(manifest) })]);
  * ```
  */
-export function hashFromPrecacheManifest(entries: ReadonlyArray<string | Blake3PrecacheEntry>, base?: string): ExpectedHashResolver {
+export function hashFromPrecacheManifest(entries: ReadonlyArray<string | Blake3PrecacheEntry>, base?: string | URL): ExpectedHashResolver {
   if (!Array.isArray(entries)) throw new TypeError(`entries must be an array of precache entries, got ${entries === null ? 'null' : typeof entries}`);
-  const root = base ?? (globalThis as { location?: { href: string } }).location?.href;
-  if (root === undefined) throw new TypeError('base must be given where there is no self.location (outside a service worker)');
+  const root = base === undefined ? serviceWorkerLocation('base') : new URL(base).href;
   const byUrl = new Map<string, string>();
+  const add = (url: URL, hex: string, i: number) => {
+    const key = withoutHash(url);
+    const known = byUrl.get(key);
+    if (known !== undefined && known !== hex) throw new RangeError(`entries[${i}] gives ${key} another blake3 than an earlier entry`);
+    byUrl.set(key, hex);
+  };
   entries.forEach((entry, i) => {
     if (typeof entry === 'string') return;
     if (typeof entry !== 'object' || entry === null || typeof entry.url !== 'string') {
@@ -36,12 +49,17 @@ export function hashFromPrecacheManifest(entries: ReadonlyArray<string | Blake3P
     if (typeof entry.blake3 !== 'string' || !HEX.test(entry.blake3)) {
       throw new RangeError(`entries[${i}].blake3 must be an even number of hex digits, got ${JSON.stringify(entry.blake3)}`);
     }
-    byUrl.set(withoutHash(new URL(entry.url, root)), entry.blake3.toLowerCase());
+    expectedBytes(entry.blake3, `entries[${i}].blake3`);
+    const hex = entry.blake3.toLowerCase();
+    add(new URL(entry.url, root), hex, i);
+    if (entry.revision) {
+      // Workbox's cache key for an entry with a revision (workbox-precaching, createCacheKey).
+      const cacheKey = new URL(entry.url, root);
+      cacheKey.searchParams.set(REVISION_PARAM, String(entry.revision));
+      add(cacheKey, hex, i);
+    }
   });
   return (request) => byUrl.get(withoutHash(new URL(request.url)));
 }
 
-function withoutHash(url: URL): string {
-  url.hash = '';
-  return url.href;
-}
+const REVISION_PARAM = '__WB_REVISION__';

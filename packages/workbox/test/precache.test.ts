@@ -9,6 +9,7 @@ import { ExtendableEvent, FetchEvent, serviceWorkerScope } from './service-worke
 
 const sw = serviceWorkerScope('https://example.com/app/sw.js');
 const { PrecacheController } = await import('workbox-precaching/PrecacheController.js');
+const { PrecacheRoute } = await import('workbox-precaching/PrecacheRoute.js');
 const { Blake3IntegrityPlugin, hashFromPrecacheManifest, hashFromUrlPath, firstOf } = await import('@blake3-web/workbox');
 
 const random = new Random(11);
@@ -146,5 +147,78 @@ describe('hashFromPrecacheManifest', () => {
     assert.throws(() => hashFromPrecacheManifest([null as never]), { name: 'TypeError', message: /entries\[0\]/ });
     assert.throws(() => hashFromPrecacheManifest([{ url: 'a', blake3: 'abc' }]), { name: 'RangeError', message: /entries\[0\]\.blake3 .*"abc"/ });
     assert.throws(() => hashFromPrecacheManifest(['a', { url: 'b', blake3: 'zz' }]), { name: 'RangeError', message: /entries\[1\]\.blake3/ });
+  });
+});
+
+describe('every URL Workbox maps to an entry is checked against that entry', () => {
+  // The origin answers every form of the page's URL with the page, tampered while `evil` is set.
+  const page = new TextEncoder().encode('<!doctype html><title>app</title>\n'.repeat(200));
+  const pageHex = bytesToHex(blake3(page));
+  const forms = ['/app/', '/app/index.html', '/app/index', '/app/home'];
+  let evil = false;
+
+  function route() {
+    const p = precache([{ url: 'index.html', revision: '7', blake3: pageHex }]);
+    const precacheRoute = new PrecacheRoute(p.controller, {
+      directoryIndex: 'index.html',
+      cleanURLs: true,
+      ignoreURLParametersMatching: [/^utm_/],
+      urlManipulation: ({ url }) => (url.pathname === '/app/home' ? [new URL('/app/index.html', url)] : []),
+    });
+    return {
+      ...p,
+      /** What a page's fetch of `url` gets through the precache route, with nothing cached (as after an eviction). */
+      async serve(url: string) {
+        const request = new Request(new URL(url, location.href));
+        const fetchEvent = new FetchEvent('fetch', { request });
+        const params = precacheRoute.match({ url: new URL(request.url), request, event: fetchEvent as never, sameOrigin: true });
+        assert.ok(params, `${url} maps to the entry`);
+        const response = await (precacheRoute.handler as { handle: (o: object) => Promise<Response> }).handle({ event: fetchEvent, request, params });
+        if (response.type === 'error') return 'network error';
+        return new Uint8Array(await response.arrayBuffer());
+      },
+    };
+  }
+
+  it('the directory index, ignored parameters, clean URLs and urlManipulation all fall back to checked bytes', async () => {
+    sw.respondWith((request) => {
+      const url = new URL(request.url);
+      if (!forms.includes(url.pathname)) return new Response('not found', { status: 404 });
+      const body = page.slice();
+      if (evil) body[100] ^= 1;
+      return new Response(body);
+    });
+    const r = route();
+    const variants = ['/app/', '/app/index.html?utm_source=mail', '/app/index', '/app/home', '/app/index.html'];
+    try {
+      evil = true;
+      for (const url of variants) assert.equal(await r.serve(url), 'network error', url);
+      assert.equal(r.mismatches.length, variants.length);
+      assert.deepEqual(await r.cachedUrls(), []);
+      evil = false;
+      for (const url of variants) assert.deepEqual(await r.serve(url), page, url);
+    } finally {
+      evil = false;
+    }
+  });
+});
+
+describe('hashFromManifest in a service worker', () => {
+  it('resolves relative URLs against the worker, whatever request comes first', async () => {
+    const { hashFromManifest } = await import('@blake3-web/workbox');
+    const resolve = hashFromManifest({ 'app.js': appHex, 'https://cdn.example.net/lib.js': blobHex });
+    // A cross-origin request first must not move where relative URLs point.
+    assert.equal(resolve(new Request('https://cdn.example.net/lib.js')), blobHex);
+    assert.equal(resolve(new Request('https://cdn.example.net/app.js')), undefined);
+    assert.equal(resolve(new Request('https://cdn.example.net/app/app.js')), undefined);
+    assert.equal(resolve(new Request('https://example.com/app/app.js')), appHex);
+    // So a tampered same-origin app.js after a CDN request is refused.
+    const plugin = new Blake3IntegrityPlugin({ expectedHash: resolve });
+    const event = new FetchEvent('fetch', { request: new Request('https://example.com/app/app.js') }) as never;
+    await plugin.fetchDidSucceed!({ request: new Request('https://cdn.example.net/lib.js'), response: new Response(blob.slice()), event, state: {} });
+    const bad = app.slice();
+    bad[3] ^= 1;
+    const used = await plugin.fetchDidSucceed!({ request: new Request('https://example.com/app/app.js'), response: new Response(bad), event, state: {} });
+    assert.equal(used.type, 'error');
   });
 });
