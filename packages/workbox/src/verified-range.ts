@@ -17,9 +17,18 @@ export type VerifiedRangeOptions = {
   windowBytes?: number;
   /** The `fetch` to use (default: the global one). */
   fetch?: Fetch;
+  /**
+   * The largest outboard fetched (default 64 MiB, the outboard of about 1 GiB of content). Only
+   * as many bytes as the outboard's header calls for, plus one to detect trailing data, are
+   * ever read; this bounds what a forged header can make the reader hold.
+   */
+  maxOutboardBytes?: number;
 };
 
 const DEFAULT_WINDOW = 256 * 1024;
+const DEFAULT_MAX_OUTBOARD = 64 * 1024 * 1024;
+/** The outboard's header: the content length, 8 bytes little-endian (Bao spec, "Encoding format"). */
+const HEADER = 8;
 const LEAF = 1024;
 
 /** A single byte range, as the request asked for it (RFC 9110, section 14.1.2). */
@@ -59,14 +68,18 @@ export async function fetchVerifiedRange(request: Request, hash: Uint8Array | st
   if (!Number.isSafeInteger(windowBytes) || windowBytes < LEAF || windowBytes % LEAF !== 0) {
     throw new RangeError(`opts.windowBytes must be a positive multiple of ${LEAF}, got ${String(windowBytes)}`);
   }
+  const maxOutboardBytes = opts.maxOutboardBytes ?? DEFAULT_MAX_OUTBOARD;
+  if (!Number.isSafeInteger(maxOutboardBytes) || maxOutboardBytes < HEADER) {
+    throw new RangeError(`opts.maxOutboardBytes must be an integer of at least ${HEADER}, got ${String(maxOutboardBytes)}`);
+  }
   const spec = parseRange(request.headers.get('range'));
   if (spec === undefined) {
-    const outboard = await outboardBytes(opts.outboard, doFetch);
+    const outboard = await outboardBytes(opts.outboard, doFetch, want, maxOutboardBytes);
     const upstream = await doFetch(withRange(request));
-    if (!upstream.ok) return upstream;
+    if (!upstream.ok) return notContent(upstream, want);
     return fetchVerified(upstream.url || request.url, want, { outboard, fetch: async () => upstream });
   }
-  const outboard = await outboardBytes(opts.outboard, doFetch);
+  const outboard = await outboardBytes(opts.outboard, doFetch, want, maxOutboardBytes);
   const total = await verifiedLength(request, want, outboard, doFetch);
   if (total instanceof Response) return total;
   return rangeResponse(request, want, outboard, total, spec, windowBytes, doFetch);
@@ -80,7 +93,7 @@ async function rangeResponse(request: Request, hash: Uint8Array, outboard: Uint8
   }
   const bounds = baoSliceBounds(total, first, last + 1 - first);
   const upstream = await doFetch(withRange(request, bounds.start, bounds.end - 1));
-  if (!upstream.ok) return upstream;
+  if (!upstream.ok) return notContent(upstream, hash);
   const body = await contentFrom(upstream, bounds.start, hash);
   const windows = verifiedWindows(body, hash, outboard, bounds.start, bounds.end, first, last + 1, windowBytes);
   // The first window is checked before the response exists: a range up to one window is a
@@ -150,7 +163,7 @@ async function verifiedLength(request: Request, hash: Uint8Array, outboard: Uint
   let last: Uint8Array = new Uint8Array(0);
   if (bounds.end > bounds.start) {
     const res = await doFetch(withRange(request, bounds.start, bounds.end - 1));
-    if (!res.ok) return res;
+    if (!res.ok) return notContent(res, hash);
     const reader = await contentFrom(res, bounds.start, hash);
     last = await reader.read(bounds.end - bounds.start);
     await reader.cancel();
@@ -175,14 +188,51 @@ function outboardContentLength(outboard: Uint8Array, hash: Uint8Array): number {
   return len;
 }
 
-async function outboardBytes(outboard: VerifiedRangeOptions['outboard'], doFetch: Fetch): Promise<Uint8Array> {
+async function outboardBytes(outboard: VerifiedRangeOptions['outboard'], doFetch: Fetch, hash: Uint8Array, maxBytes: number): Promise<Uint8Array> {
   if (outboard instanceof Uint8Array) return outboard;
   if (typeof outboard !== 'string' && !(outboard instanceof URL) && !(outboard instanceof Request)) {
     throw new TypeError(`opts.outboard must be a Uint8Array, a URL or a Request, got ${outboard === null ? 'null' : typeof outboard}`);
   }
   const res = await doFetch(outboard);
-  if (!res.ok) throw new Error(`the Bao outboard ${res.url || String(outboard)} answered ${res.status} ${res.statusText}`.trimEnd(), { cause: res });
-  return new Uint8Array(await res.arrayBuffer());
+  if (!res.ok) {
+    await res.body?.cancel().catch(() => {});
+    throw new Error(`the Bao outboard ${res.url || String(outboard)} answered ${res.status} ${res.statusText}`.trimEnd(), { cause: res });
+  }
+  return readOutboard(new ByteReader(res.body), hash, maxBytes);
+}
+
+/**
+ * Reads an outboard body: its header, then exactly the size that header calls for, then one
+ * more byte, which must not be there. Never more, whatever the server sends.
+ */
+async function readOutboard(body: ByteReader, hash: Uint8Array, maxBytes: number): Promise<Uint8Array> {
+  const bad = (why: string) => new IntegrityError(bytesToHex(hash), '', `the Bao outboard ${why}`);
+  try {
+    const header = await body.read(HEADER);
+    if (header.length < HEADER) throw bad(`has ${header.length} bytes, less than its ${HEADER}-byte length header`);
+    const claimed = new DataView(header.buffer, header.byteOffset, HEADER).getBigUint64(0, true);
+    if (claimed > BigInt(Number.MAX_SAFE_INTEGER)) throw bad(`claims ${claimed} content bytes, more than 2^53 - 1`);
+    const size = baoOutboardSize(Number(claimed));
+    if (size > maxBytes) throw new RangeError(`the Bao outboard claims ${claimed} content bytes, whose ${size}-byte outboard exceeds opts.maxOutboardBytes (${maxBytes})`);
+    const outboard = new Uint8Array(size);
+    outboard.set(header);
+    const rest = await body.read(size - HEADER + 1);
+    if (rest.length < size - HEADER) throw bad(`ended after ${HEADER + rest.length} bytes; its header calls for ${size}`);
+    if (rest.length > size - HEADER) throw bad(`goes on past the ${size} bytes its header calls for`);
+    outboard.set(rest, HEADER);
+    return outboard;
+  } finally {
+    await body.cancel();
+  }
+}
+
+/**
+ * An answer that is not ok passes through as it is (a 404 or a 503 does not claim to be the
+ * content), unless it is opaque: its status and bytes cannot be read, so nothing says it is not.
+ */
+function notContent(response: Response, hash: Uint8Array): Response {
+  if (response.status >= 300) return response;
+  throw new IntegrityError(bytesToHex(hash), '', `the server's answer (type ${response.type}, status ${response.status}) cannot be read, so it cannot be checked`);
 }
 
 /** `request` asking for content bytes first..last, or with no Range header when `first` is omitted. */
@@ -263,13 +313,17 @@ export function baoRangeHandler(opts: BaoRangeHandlerOptions): RouteHandlerCallb
   if (typeof expectedHash !== 'function') throw new TypeError('opts.expectedHash must be a function');
   if (!Number.isSafeInteger(outboardCacheSize) || outboardCacheSize < 0) throw new RangeError(`opts.outboardCacheSize must be a non-negative integer, got ${String(outboardCacheSize)}`);
   const doFetch: Fetch = rest.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const maxOutboardBytes = rest.maxOutboardBytes ?? DEFAULT_MAX_OUTBOARD;
+  if (!Number.isSafeInteger(maxOutboardBytes) || maxOutboardBytes < HEADER) {
+    throw new RangeError(`opts.maxOutboardBytes must be an integer of at least ${HEADER}, got ${String(maxOutboardBytes)}`);
+  }
   const outboards = new Map<string, Promise<Uint8Array>>();
 
-  const outboardFor = (where: RequestInfo | URL): Promise<Uint8Array> => {
+  const outboardFor = (where: RequestInfo | URL, hash: Uint8Array): Promise<Uint8Array> => {
     const key = keyOf(where);
     let cached = outboards.get(key);
     if (!cached) {
-      cached = outboardBytes(where, doFetch);
+      cached = outboardBytes(where, doFetch, hash, maxOutboardBytes);
       cached.catch(() => outboards.delete(key));
       outboards.set(key, cached);
       // Oldest first: a Map keeps insertion order.
@@ -279,19 +333,49 @@ export function baoRangeHandler(opts: BaoRangeHandlerOptions): RouteHandlerCallb
   };
 
   return async ({ request }) => {
-    const hash = expectedHash(request);
-    if (hash === undefined) return doFetch(request);
+    const resolved = expectedHash(request);
+    if (resolved === undefined) return doFetch(request);
+    const hash = expectedBytes(resolved);
     const where = outboard(request);
-    try {
-      return await fetchVerifiedRange(request, hash, { ...rest, outboard: where instanceof Uint8Array ? where : await outboardFor(where) });
-    } catch (err) {
-      // The outboard may have been the bad part (or the content changed): fetch it again next time.
+    // The outboard may have been the bad part (or the content changed): fetch it again next time.
+    const drop = () => {
       if (!(where instanceof Uint8Array)) outboards.delete(keyOf(where));
+    };
+    try {
+      const response = await fetchVerifiedRange(request, hash, { ...rest, outboard: where instanceof Uint8Array ? where : await outboardFor(where, hash) });
+      // A mismatch later in the body, after this returned, is a mismatch too.
+      return response.ok ? onBodyError(response, (err) => {
+        if (!(err instanceof IntegrityError)) return;
+        drop();
+        onMismatch?.({ request, error: err });
+      }) : response;
+    } catch (err) {
+      drop();
       if (!(err instanceof IntegrityError)) throw err;
       onMismatch?.({ request, error: err });
       return Response.error();
     }
   };
+}
+
+/** The same response, calling `onError` when reading its body fails (the stream errors with it still). */
+function onBodyError(response: Response, onError: (err: unknown) => void): Response {
+  if (response.body === null) return response;
+  const reader = response.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch (err) {
+        onError(err);
+        controller.error(err);
+      }
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 function keyOf(where: RequestInfo | URL): string {

@@ -1,5 +1,5 @@
 import { blake3, bytesToHex } from '@blake3-web/core';
-import { baoEncode, IntegrityError } from '@blake3-web/stream';
+import { baoEncode, baoOutboardSize, IntegrityError } from '@blake3-web/stream';
 import { baoRangeHandler, fetchVerifiedRange, parseRange } from '@blake3-web/workbox';
 import { Random, readAll, testSeed } from '@blake3-web/testkit';
 import assert from 'node:assert/strict';
@@ -188,5 +188,82 @@ describe('parseRange', () => {
     assert.deepEqual(parseRange('bytes=-500'), { suffix: 500 });
     assert.deepEqual(parseRange(' Bytes = 1 - 2 '), { first: 1, last: 2 });
     for (const bad of [null, '', 'bytes=-', 'bytes=5-1', 'bytes=0-1,3-4', 'items=0-1', 'bytes=a-b']) assert.equal(parseRange(bad), undefined, String(bad));
+  });
+});
+
+describe('ranges fail closed', () => {
+  const event = {} as Parameters<ReturnType<typeof baoRangeHandler>>[0]['event'];
+  const url = new URL(`${base}${hex}`);
+  const size = baoOutboardSize(data.length);
+
+  /** An outboard that goes on and on after the real one, counting what was taken from it. */
+  function endlessOutboard() {
+    const seen = { bytes: 0 };
+    let sent = 0;
+    const body = () => new ReadableStream<Uint8Array>({
+      pull: (c) => {
+        const chunk = sent < outboard.length ? outboard.slice(sent, sent + 4096) : new Uint8Array(65_536);
+        sent += chunk.length;
+        seen.bytes += chunk.length;
+        // Stops at 64 MiB so that a reader without a bound ends too (and the test can say how far it
+        // read); the stream pulls a chunk or two ahead of its reader.
+        if (seen.bytes > 64 * 2 ** 20) c.close();
+        else c.enqueue(chunk);
+      },
+    });
+    const { fetch: content } = origin();
+    const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = new Request(input, init);
+      return request.url.endsWith('.obao') ? new Response(body()) : content(request);
+    };
+    return { fetch, seen };
+  }
+
+  it('an outboard is read up to the size its header calls for plus one byte, and trailing data fails', async () => {
+    const { fetch, seen } = endlessOutboard();
+    await assert.rejects(fetchVerifiedRange(get('bytes=0-99'), hex, { outboard: `${base}${hex}.obao`, fetch }), { name: 'IntegrityError', message: /goes on past the \d+ bytes/ });
+    assert.ok(seen.bytes <= size + 3 * 65_536, `read ${seen.bytes} outboard bytes for a ${size}-byte outboard`);
+    const handlerCase = endlessOutboard();
+    const handle = baoRangeHandler({ outboard: (request) => `${request.url}.obao`, fetch: handlerCase.fetch });
+    assert.equal((await handle({ request: get('bytes=0-99'), url, event, params: undefined })).type, 'error');
+    assert.ok(handlerCase.seen.bytes <= size + 3 * 65_536, `read ${handlerCase.seen.bytes} outboard bytes`);
+  });
+
+  it('a header claiming more than maxOutboardBytes allows is refused before the outboard is read', async () => {
+    const forged = outboard.slice();
+    new DataView(forged.buffer).setBigUint64(0, 1n << 40n, true);
+    const { fetch } = origin(data, forged);
+    await assert.rejects(fetchVerifiedRange(get('bytes=0-99'), hex, { outboard: `${base}${hex}.obao`, fetch }), { name: 'RangeError', message: /maxOutboardBytes \(67108864\)/ });
+    await assert.rejects(fetchVerifiedRange(get('bytes=0-99'), hex, { outboard: `${base}${hex}.obao`, fetch: origin().fetch, maxOutboardBytes: size - 1 }), { name: 'RangeError' });
+    const exact = await fetchVerifiedRange(get('bytes=0-99'), hex, { outboard: `${base}${hex}.obao`, fetch: origin().fetch, maxOutboardBytes: size });
+    assert.deepEqual(new Uint8Array(await exact.arrayBuffer()), data.subarray(0, 100));
+  });
+
+  it('a mismatch found mid-stream drops the cached outboard and is reported', async () => {
+    const { fetch, log } = origin();
+    const mismatches: string[] = [];
+    const handle = baoRangeHandler({ outboard: (request) => `${request.url.split('?')[0]}.obao`, fetch, windowBytes: 32 * 1024, onMismatch: ({ request, error }) => mismatches.push(`${request.url} ${error.name}`) });
+    const res = await handle({ request: get('bytes=1000-', '?tamper=1'), url, event, params: undefined });
+    assert.equal(res.status, 206);
+    const { bytes, error } = await drain(res);
+    assert.ok(error instanceof IntegrityError);
+    assert.deepEqual(bytes, data.subarray(1000, 1000 + bytes.length));
+    assert.deepEqual(mismatches, [`${base}${hex}?tamper=1 IntegrityError`]);
+    // The outboard is fetched again for the next request.
+    await (await handle({ request: get('bytes=0-0'), url, event, params: undefined })).arrayBuffer();
+    assert.equal(log.filter((l) => l.url.endsWith('.obao')).length, 2);
+    // The same for the whole content, verified as it streams.
+    const whole = await handle({ request: get(undefined, '?tamper=1'), url, event, params: undefined });
+    assert.ok((await drain(whole)).error instanceof IntegrityError);
+    assert.equal(mismatches.length, 2);
+    await (await handle({ request: get('bytes=0-0'), url, event, params: undefined })).arrayBuffer();
+    assert.equal(log.filter((l) => l.url.endsWith('.obao')).length, 3);
+  });
+
+  it('an opaque answer is refused: nothing says it is not the content', async () => {
+    const opaque = Object.defineProperties(new Response(null, { status: 200 }), { type: { value: 'opaque' }, status: { value: 0 }, ok: { value: false } });
+    const { fetch: content } = origin();
+    const fetch = async (input: RequestInfo | URL, init?: RequestInit) => (new Request(input, init).url.endsWith('.obao') ? content(input, init) : opaque);
+    await assert.rejects(fetchVerifiedRange(get('bytes=0-9'), hex, { outboard: `${base}${hex}.obao`, fetch }), IntegrityError);
   });
 });
