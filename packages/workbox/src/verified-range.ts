@@ -77,6 +77,10 @@ export async function fetchVerifiedRange(request: Request, hash: Uint8Array | st
     const outboard = await outboardBytes(opts.outboard, doFetch, want, maxOutboardBytes);
     const upstream = await doFetch(withRange(request));
     if (!upstream.ok) return notContent(upstream, want);
+    if (upstream.status === 206) {
+      await upstream.body?.cancel().catch(() => {});
+      throw new IntegrityError(bytesToHex(want), '', 'the server answered a request without Range with a 206');
+    }
     return fetchVerified(upstream.url || request.url, want, { outboard, fetch: async () => upstream });
   }
   const outboard = await outboardBytes(opts.outboard, doFetch, want, maxOutboardBytes);
