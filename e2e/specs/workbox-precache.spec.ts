@@ -108,4 +108,46 @@ test.describe('Blake3IntegrityPlugin with workbox-precaching in a service worker
     });
     expect(r).toEqual({ state: 'redundant', active: false, controlledByIt: false, cached: [] });
   });
+
+  test('a URL the precache route maps to an entry falls back to the network only with bytes that match the entry', async ({ enginePage }) => {
+    const r = await enginePage.evaluate(async () => {
+      const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+      const { blake3 } = await import('/packages/core/dist/index.js' as string) as typeof import('@blake3-web/core');
+      const list = (await (await fetch('./blobs/index.json')).json()) as { hex: string }[];
+      // A Bao encoding: its URL does not name its content, so only the manifest's digest can check it.
+      const path = `blobs/${list[0].hex}.bao`;
+      const baoHex = hex(blake3(new Uint8Array(await (await fetch(`./${path}`)).arrayBuffer())));
+      const controlled = new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }));
+      // `tamper` is one of the parameters the route ignores: `?tamper=1` maps to the entry, and
+      // the server flips a byte of what it sends for it.
+      const reg = await navigator.serviceWorker.register(`./sw.js?entry=${encodeURIComponent(`${path} ${baoHex}`)}&ignore=tamper`, { scope: './' });
+      const worker = reg.installing ?? reg.waiting ?? reg.active!;
+      const state = await new Promise<string>((resolve) => {
+        const check = () => {
+          if (worker.state === 'activated' || worker.state === 'redundant') resolve(worker.state);
+        };
+        worker.addEventListener('statechange', check);
+        check();
+      });
+      await controlled;
+      const get = (url: string) => fetch(url).then(
+        async (res) => `${res.status} ${hex(blake3(new Uint8Array(await res.arrayBuffer())))}`,
+        (e: Error) => `rejected ${e.name}`,
+      );
+      const fromCache = await get(`./${path}?tamper=1`);
+      // As after an eviction: the entry is gone, and the route falls back to the network.
+      for (const name of await caches.keys()) {
+        if (!name.includes('precache')) continue;
+        const cache = await caches.open(name);
+        for (const key of await cache.keys()) await cache.delete(key);
+      }
+      const tampered = await get(`./${path}?tamper=1`);
+      const variant = await get(`./${path}?utm_source=e2e`);
+      return { baoHex, state, fromCache, tampered, variant };
+    });
+    expect(r.state).toBe('activated');
+    expect(r.fromCache).toBe(`200 ${r.baoHex}`);
+    expect(r.tampered).toMatch(/^rejected TypeError/);
+    expect(r.variant).toBe(`200 ${r.baoHex}`);
+  });
 });
