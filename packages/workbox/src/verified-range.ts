@@ -68,10 +68,7 @@ export async function fetchVerifiedRange(request: Request, hash: Uint8Array | st
   if (!Number.isSafeInteger(windowBytes) || windowBytes < LEAF || windowBytes % LEAF !== 0) {
     throw new RangeError(`opts.windowBytes must be a positive multiple of ${LEAF}, got ${String(windowBytes)}`);
   }
-  const maxOutboardBytes = opts.maxOutboardBytes ?? DEFAULT_MAX_OUTBOARD;
-  if (!Number.isSafeInteger(maxOutboardBytes) || maxOutboardBytes < HEADER) {
-    throw new RangeError(`opts.maxOutboardBytes must be an integer of at least ${HEADER}, got ${String(maxOutboardBytes)}`);
-  }
+  const maxOutboardBytes = maxOutboardOption(opts.maxOutboardBytes);
   const spec = parseRange(request.headers.get('range'));
   if (spec === undefined) {
     const outboard = await outboardBytes(opts.outboard, doFetch, want, maxOutboardBytes);
@@ -205,6 +202,12 @@ async function outboardBytes(outboard: VerifiedRangeOptions['outboard'], doFetch
   return readOutboard(new ByteReader(res.body), hash, maxBytes);
 }
 
+function maxOutboardOption(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_OUTBOARD;
+  if (!Number.isSafeInteger(value) || value < HEADER) throw new RangeError(`opts.maxOutboardBytes must be an integer of at least ${HEADER}, got ${String(value)}`);
+  return value;
+}
+
 /**
  * Reads an outboard body: its header, then exactly the size that header calls for, then one
  * more byte, which must not be there. Never more, whatever the server sends.
@@ -317,10 +320,7 @@ export function baoRangeHandler(opts: BaoRangeHandlerOptions): RouteHandlerCallb
   if (typeof expectedHash !== 'function') throw new TypeError('opts.expectedHash must be a function');
   if (!Number.isSafeInteger(outboardCacheSize) || outboardCacheSize < 0) throw new RangeError(`opts.outboardCacheSize must be a non-negative integer, got ${String(outboardCacheSize)}`);
   const doFetch: Fetch = rest.fetch ?? ((input, init) => globalThis.fetch(input, init));
-  const maxOutboardBytes = rest.maxOutboardBytes ?? DEFAULT_MAX_OUTBOARD;
-  if (!Number.isSafeInteger(maxOutboardBytes) || maxOutboardBytes < HEADER) {
-    throw new RangeError(`opts.maxOutboardBytes must be an integer of at least ${HEADER}, got ${String(maxOutboardBytes)}`);
-  }
+  const maxOutboardBytes = maxOutboardOption(rest.maxOutboardBytes);
   const outboards = new Map<string, Promise<Uint8Array>>();
 
   const outboardFor = (where: RequestInfo | URL, hash: Uint8Array): Promise<Uint8Array> => {

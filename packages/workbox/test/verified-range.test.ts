@@ -237,6 +237,7 @@ describe('ranges fail closed', () => {
     await assert.rejects(fetchVerifiedRange(get('bytes=0-99'), hex, { outboard: `${base}${hex}.obao`, fetch: origin().fetch, maxOutboardBytes: size - 1 }), { name: 'RangeError' });
     const exact = await fetchVerifiedRange(get('bytes=0-99'), hex, { outboard: `${base}${hex}.obao`, fetch: origin().fetch, maxOutboardBytes: size });
     assert.deepEqual(new Uint8Array(await exact.arrayBuffer()), data.subarray(0, 100));
+    assert.throws(() => baoRangeHandler({ outboard: () => outboard, maxOutboardBytes: 7 }), { name: 'RangeError', message: /opts\.maxOutboardBytes .* 7$/ });
   });
 
   it('a mismatch found mid-stream drops the cached outboard and is reported', async () => {
