@@ -46,32 +46,37 @@ export function tooLarge(maxBytes: number, got: string): RangeError {
 
 /**
  * Reads a whole body, at most `maxBytes` of it, and checks it. A match gives a fresh Response
- * with the same bytes, status and headers. Every chunk is copied as it arrives and hashed from
- * the copy, so the bytes released are the bytes hashed even if the source reuses its buffers.
- * A body longer than `maxBytes` is cancelled and rejects with a RangeError.
+ * with the same bytes, status and headers. Every chunk is copied into a buffer of this function's
+ * own as it arrives, and that buffer is what is hashed and released, so the bytes released are
+ * the bytes hashed even if the source reuses its buffers. A body longer than `maxBytes` is
+ * cancelled and rejects with a RangeError.
  */
 export async function verifyBody(response: Response, expected: Uint8Array, maxBytes: number):
   Promise<{ ok: true; response: Response } | { ok: false; error: IntegrityError }> {
-  const declared = response.headers.get('content-length');
-  if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > maxBytes) {
+  const declared = response.headers.get('content-length')?.trim();
+  const length = declared !== undefined && /^\d+$/.test(declared) ? Number(declared) : undefined;
+  if (length !== undefined && length > maxBytes) {
     await response.body?.cancel().catch(() => {});
-    throw tooLarge(maxBytes, `Content-Length is ${declared.trim()}`);
+    throw tooLarge(maxBytes, `Content-Length is ${declared}`);
   }
-  const hasher = blake3.create({ dkLen: expected.length });
-  const parts: Uint8Array<ArrayBuffer>[] = [];
+  // Content-Length, when there is one, sizes the buffer (it is a hint: a body may differ).
+  let held = new Uint8Array(Math.min(length ?? 65_536, maxBytes));
+  let total = 0;
   if (response.body !== null) {
     const reader = response.body.getReader();
-    let total = 0;
     try {
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
         if (!(value instanceof Uint8Array)) throw new TypeError(`the response body gave a chunk that is not a Uint8Array: ${typeof value}`);
+        if (total + value.length > maxBytes) throw tooLarge(maxBytes, `read ${total + value.length} bytes`);
+        if (total + value.length > held.length) {
+          const grown = new Uint8Array(Math.min(maxBytes, Math.max(total + value.length, 2 * held.length)));
+          grown.set(held.subarray(0, total));
+          held = grown;
+        }
+        held.set(value, total);
         total += value.length;
-        if (total > maxBytes) throw tooLarge(maxBytes, `read ${total} bytes`);
-        const copy = value.slice();
-        hasher.update(copy);
-        parts.push(copy);
       }
     } catch (err) {
       await reader.cancel(err).catch(() => {});
@@ -80,8 +85,9 @@ export async function verifyBody(response: Response, expected: Uint8Array, maxBy
       reader.releaseLock();
     }
   }
-  const actual = hasher.digest();
+  const bytes = held.subarray(0, total);
+  const actual = blake3(bytes, { dkLen: expected.length });
   if (!sameDigest(actual, expected)) return { ok: false, error: new IntegrityError(bytesToHex(expected), bytesToHex(actual)) };
   const init = { status: response.status, statusText: response.statusText, headers: response.headers };
-  return { ok: true, response: new Response(response.body === null ? null : new Blob(parts), init) };
+  return { ok: true, response: new Response(response.body === null ? null : bytes, init) };
 }
