@@ -267,4 +267,13 @@ describe('ranges fail closed', () => {
     const fetch = async (input: RequestInfo | URL, init?: RequestInit) => (new Request(input, init).url.endsWith('.obao') ? content(input, init) : opaque);
     await assert.rejects(fetchVerifiedRange(get('bytes=0-9'), hex, { outboard: `${base}${hex}.obao`, fetch }), IntegrityError);
   });
+
+  it('a 206 to a request without Range is refused', async () => {
+    const { fetch: content } = origin();
+    const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+      const response = await content(input, init);
+      return new Request(input, init).url.endsWith('.obao') ? response : new Response(response.body, { status: 206 });
+    };
+    await assert.rejects(fetchVerifiedRange(get(), hex, { outboard: `${base}${hex}.obao`, fetch }), IntegrityError);
+  });
 });
