@@ -5,7 +5,14 @@ import { passThrough } from './_pass-through.js';
 /**
  * A pass-through `TransformStream` that hashes every byte it passes on. `digest` resolves once the
  * writable side closes, and rejects if the stream is aborted, cancelled or fed a bad chunk: it
- * never resolves for data that was not fully seen, and never stays pending after a failure.
+ * never resolves for data that was not fully seen, and never stays pending after a failure. The
+ * reader gets copies of the written chunks, so `digest` is the hash of exactly what was read
+ * even when a writer reuses its buffer.
+ *
+ * Its two sides are a plain `ReadableStream` and `WritableStream` that behave as an identity
+ * `TransformStream`'s (see `_pass-through.ts`): a transformer could not reject `digest` on a
+ * cancel in every engine. `TransformStream.prototype`'s own getters, called on an instance,
+ * give the unused base pair; `readable` and `writable` give the working one.
  *
  * @example
  * ```ts
@@ -18,21 +25,27 @@ import { passThrough } from './_pass-through.js';
 export class Blake3Stream extends TransformStream<Uint8Array, Uint8Array> {
   /** The hash of everything written, `opts.dkLen` bytes (default 32). */
   readonly digest: Promise<Uint8Array>;
-  declare readonly readable: ReadableStream<Uint8Array>;
-  declare readonly writable: WritableStream<Uint8Array>;
+  readonly #sides: { readable: ReadableStream<Uint8Array>; writable: WritableStream<Uint8Array> };
 
   constructor(opts?: Blake3Opts) {
     // Validates opts now, at the boundary, rather than when the first chunk arrives.
     const hasher = blake3.create(opts);
     const result = deferred<Uint8Array>();
     super();
-    const sides = passThrough({
+    this.#sides = passThrough({
       chunk: (chunk) => void hasher.update(chunk),
       close: () => result.resolve(hasher.digest()),
       fail: (reason) => result.reject(reason),
     });
-    // The subclass keeps TransformStream's shape (pipeThrough reads these two properties).
-    Object.defineProperties(this, { readable: { value: sides.readable }, writable: { value: sides.writable } });
     this.digest = result.promise;
+  }
+
+  // Accessors on the prototype, as TransformStream's own: pipeThrough reads these two.
+  override get readable(): ReadableStream<Uint8Array> {
+    return this.#sides.readable;
+  }
+
+  override get writable(): WritableStream<Uint8Array> {
+    return this.#sides.writable;
   }
 }
