@@ -34,6 +34,25 @@ test.describe('streams as TransformStreams', () => {
     });
   }
 
+  test('an abort fails the writes waiting for a read, even if no read comes', async ({ enginePage }) => {
+    const r = await enginePage.evaluate(async () => {
+      const { core, stream } = globalThis.blake3WebStream!;
+      const out: string[] = [];
+      for (const transform of [new stream.Blake3Stream(), new stream.VerifyStream(core.blake3(new Uint8Array(0)))]) {
+        const writer = transform.writable.getWriter();
+        void writer.write(new Uint8Array(8)).catch(() => {});
+        const write = writer.write(new Uint8Array(8));
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        const reason = new Error('stop');
+        const timeout = new Promise((resolve) => setTimeout(() => resolve('pending after 1 s'), 1000));
+        const settled = Promise.all([write.then(() => 'write resolved', (e) => (e === reason ? 'write rejected' : String(e))), writer.abort(reason).then(() => 'aborted')]);
+        out.push(String(await Promise.race([settled, timeout])));
+      }
+      return out;
+    });
+    expect(r).toEqual(['write rejected,aborted', 'write rejected,aborted']);
+  });
+
   test('a writer that reuses its buffer cannot change what was hashed or verified', async ({ enginePage }) => {
     const r = await enginePage.evaluate(async () => {
       const { core, stream } = globalThis.blake3WebStream!;

@@ -113,3 +113,24 @@ export function passThrough(hooks: PassThroughHooks): { readable: ReadableStream
   );
   return { readable, writable };
 }
+
+/**
+ * A `TransformStream` whose two sides are a `passThrough` pair, behind accessors on the
+ * prototype as TransformStream's own are. The base TransformStream's sides stay unused.
+ */
+export class PassThroughTransform extends TransformStream<Uint8Array, Uint8Array> {
+  readonly #sides: { readable: ReadableStream<Uint8Array>; writable: WritableStream<Uint8Array> };
+
+  constructor(hooks: PassThroughHooks) {
+    super();
+    this.#sides = passThrough(hooks);
+  }
+
+  override get readable(): ReadableStream<Uint8Array> {
+    return this.#sides.readable;
+  }
+
+  override get writable(): WritableStream<Uint8Array> {
+    return this.#sides.writable;
+  }
+}

@@ -1,6 +1,6 @@
 import { blake3, type Blake3Opts } from '@blake3-web/core';
 import { deferred } from './_chunks.js';
-import { passThrough } from './_pass-through.js';
+import { PassThroughTransform } from './_pass-through.js';
 
 /**
  * A pass-through `TransformStream` that hashes every byte it passes on. `digest` resolves once the
@@ -10,9 +10,7 @@ import { passThrough } from './_pass-through.js';
  * even when a writer reuses its buffer.
  *
  * Its two sides are a plain `ReadableStream` and `WritableStream` that behave as an identity
- * `TransformStream`'s (see `_pass-through.ts`): a transformer could not reject `digest` on a
- * cancel in every engine. `TransformStream.prototype`'s own getters, called on an instance,
- * give the unused base pair; `readable` and `writable` give the working one.
+ * `TransformStream`'s (see `_pass-through.ts`).
  *
  * @example
  * ```ts
@@ -22,30 +20,19 @@ import { passThrough } from './_pass-through.js';
  * bytesToHex(await hashing.digest);
  * ```
  */
-export class Blake3Stream extends TransformStream<Uint8Array, Uint8Array> {
+export class Blake3Stream extends PassThroughTransform {
   /** The hash of everything written, `opts.dkLen` bytes (default 32). */
   readonly digest: Promise<Uint8Array>;
-  readonly #sides: { readable: ReadableStream<Uint8Array>; writable: WritableStream<Uint8Array> };
 
   constructor(opts?: Blake3Opts) {
     // Validates opts now, at the boundary, rather than when the first chunk arrives.
     const hasher = blake3.create(opts);
     const result = deferred<Uint8Array>();
-    super();
-    this.#sides = passThrough({
+    super({
       chunk: (chunk) => void hasher.update(chunk),
       close: () => result.resolve(hasher.digest()),
       fail: (reason) => result.reject(reason),
     });
     this.digest = result.promise;
-  }
-
-  // Accessors on the prototype, as TransformStream's own: pipeThrough reads these two.
-  override get readable(): ReadableStream<Uint8Array> {
-    return this.#sides.readable;
-  }
-
-  override get writable(): WritableStream<Uint8Array> {
-    return this.#sides.writable;
   }
 }

@@ -1,5 +1,5 @@
 import { blake3, bytesToHex, hexToBytes, type Blake3Opts } from '@blake3-web/core';
-import { ownCopy } from './_chunks.js';
+import { PassThroughTransform } from './_pass-through.js';
 import { describe } from './_describe.js';
 import { IntegrityError } from './integrity-error.js';
 
@@ -53,21 +53,17 @@ export function assertDigest(got: Uint8Array, want: Uint8Array, keyed: boolean):
  * const bytes = await new Response(body).arrayBuffer(); // rejects with IntegrityError on a mismatch
  * ```
  */
-export class VerifyStream extends TransformStream<Uint8Array, Uint8Array> {
+export class VerifyStream extends PassThroughTransform {
   constructor(expected: Uint8Array | string, opts?: Omit<Blake3Opts, 'dkLen'>) {
     const want = expectedDigest(expected).slice();
     if (want.length === 0) throw new RangeError('expected must not be empty');
     const hasher = blake3.create({ ...opts, dkLen: want.length });
     const keyed = opts?.key !== undefined;
-    // A plain transformer: nothing needs to learn of a cancel, since a stream that is not read
-    // to its end never succeeds.
     super({
-      transform: (chunk, controller) => {
-        const copy = ownCopy(chunk);
-        hasher.update(copy);
-        controller.enqueue(copy);
-      },
-      flush: () => assertDigest(hasher.digest(), want, keyed),
+      chunk: (chunk) => void hasher.update(chunk),
+      close: () => assertDigest(hasher.digest(), want, keyed),
+      // A stream that fails never succeeds: there is nothing to release.
+      fail: () => {},
     });
   }
 }

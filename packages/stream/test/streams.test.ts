@@ -174,6 +174,24 @@ describe('writers that reuse their buffer', () => {
   });
 });
 
+describe('every promise settles', () => {
+  for (const make of [() => new Blake3Stream(), () => new VerifyStream(blake3('x'))]) {
+    it(`${make().constructor.name}: an abort fails the writes waiting for a read, even if no read comes`, async () => {
+      const transform = make();
+      const writer = transform.writable.getWriter();
+      void writer.write(new Uint8Array(8)).catch(() => {});
+      const write = writer.write(new Uint8Array(8));
+      // The writes are under way before the abort.
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      const reason = new Error('stop');
+      const timeout = new Promise((resolve) => setTimeout(() => resolve('pending after 1 s'), 1000));
+      const settled = Promise.all([write.then(() => 'write resolved', (e) => (e === reason ? 'write rejected' : String(e))), writer.abort(reason).then(() => 'aborted')]);
+      assert.deepEqual(await Promise.race([settled, timeout]), ['write rejected', 'aborted']);
+      await assert.rejects(transform.readable.getReader().read(), (e) => e === reason);
+    });
+  }
+});
+
 describe('keyed verification', () => {
   const key = new Uint8Array(32).fill(3);
   const genuine = new Random(12).bytes(20_000);
