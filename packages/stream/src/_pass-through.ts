@@ -21,9 +21,10 @@ export type PassThroughHooks = {
  * and the abort settles even if no read ever comes; a platform TransformStream leaves both
  * pending until a read.
  *
- * Against a TransformStream subclass with a transformer doing the same (copy, hash, enqueue),
- * 64 MiB in 64 KiB chunks took 0.57x one-shot CPU time here and 0.52x there, in Node 20 at load
- * 12 on 2 cores: no slower. The copy is what costs (docs/BENCHMARKS.md, streams).
+ * Against a TransformStream with a transformer doing the same (copy, hash, enqueue), 64 MiB in
+ * 64 KiB chunks in Node 20 ran at 0.57x and 0.63x one-shot (CPU time) through this pair and at
+ * 0.52x and 0.67x through the transformer, in two runs at load 12-14 on 2 cores: the same within
+ * noise. The copy is what costs (docs/BENCHMARKS.md, streams).
  */
 export function passThrough(hooks: PassThroughHooks): { readable: ReadableStream<Uint8Array>; writable: WritableStream<Uint8Array> } {
   let out!: ReadableStreamDefaultController<Uint8Array>;
