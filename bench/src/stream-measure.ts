@@ -44,6 +44,12 @@ export async function measureStreams(
       await drain(source().pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ transform: (c, ctl) => ctl.enqueue(c) })));
       return expected;
     },
+    // The floor under a pass-through that hands the reader its own copy of each chunk, as the
+    // streams do so that a writer reusing its buffer cannot change what was hashed.
+    'TransformStream, copying, no hashing': async () => {
+      await drain(source().pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ transform: (c, ctl) => ctl.enqueue(c.slice()) })));
+      return expected;
+    },
   };
   const names = Object.keys(cases);
   const out: StreamBenchResult = names.map((n) => ({ case: n, mbps: [] }));

@@ -1,7 +1,7 @@
-import { assertChunk } from './_chunks.js';
+import { ownCopy } from './_chunks.js';
 
 export type PassThroughHooks = {
-  /** Sees every chunk before it is passed on; throwing errors both sides. */
+  /** Sees a copy of every chunk before it is passed on; throwing errors both sides. */
   chunk(chunk: Uint8Array): void;
   /** Runs when the writable side closes; throwing errors the readable side instead of closing it. */
   close(): void;
@@ -10,72 +10,129 @@ export type PassThroughHooks = {
 };
 
 /**
- * A writable/readable pair that passes Uint8Array chunks through, for the `TransformStream`
- * subclasses here. Built from the two plain streams rather than from a transformer: it sees
- * aborts and cancels in every engine (Chromium 156 and Firefox 153 never call a transformer's
- * `cancel` hook). Speed is the pipeline's: 256 MiB in 64 KiB chunks, wasm-simd, Blake3Stream
- * runs at 0.85-0.93x one-shot blake3() in Node 20 and 0.80-0.86x in Chromium 156, where the
- * same pipeline with a forward-only TransformStream caps any pass-through at 0.93 and 0.86. A
- * plain TransformStream and a readable high-water mark of 4 chunks measured the same.
+ * A writable/readable pair that passes copies of Uint8Array chunks through, for a
+ * `TransformStream` subclass that must learn of aborts and cancels: Chromium 156 and Firefox 153
+ * never call a transformer's `cancel` hook, so a transformer cannot see them.
+ *
+ * It follows the identity TransformStream with the default strategies step by step (Streams
+ * spec, "Transform streams"): the writable side holds one chunk, the readable side none, and a
+ * write waits for a read before it passes its chunk on. One difference: an abort reaches a
+ * write that waits for a read at once (through the controller's `signal`), so the write rejects
+ * and the abort settles even if no read ever comes; a platform TransformStream leaves both
+ * pending until a read.
+ *
+ * Against a TransformStream with a transformer doing the same (copy, hash, enqueue), 64 MiB in
+ * 64 KiB chunks in Node 20 ran at 0.57x and 0.63x one-shot (CPU time) through this pair and at
+ * 0.52x and 0.67x through the transformer, in two runs at load 12-14 on 2 cores: the same within
+ * noise. The copy is what costs (docs/BENCHMARKS.md, streams).
  */
 export function passThrough(hooks: PassThroughHooks): { readable: ReadableStream<Uint8Array>; writable: WritableStream<Uint8Array> } {
   let out!: ReadableStreamDefaultController<Uint8Array>;
   let sink!: WritableStreamDefaultController;
-  let failed = false;
-  // Backpressure: a write that fills the readable side waits here for the next pull.
-  let wake: (() => void) | undefined;
-  const fail = (reason: unknown) => {
-    if (failed) return;
-    failed = true;
+  let failure: { reason: unknown } | undefined;
+  // True while the reader has not asked for more: nothing passes before the first read.
+  let backpressure = true;
+  let relieve: (() => void) | undefined;
+
+  const setBackpressure = (on: boolean): void => {
+    backpressure = on;
+    if (on) return;
+    const wake = relieve;
+    relieve = undefined;
+    wake?.();
+  };
+  const fail = (reason: unknown): void => {
+    if (failure) return;
+    failure = { reason };
     hooks.fail(reason);
   };
+  /** The writer aborted, or a chunk or a hook failed: the reader sees the reason at once. */
+  const errorReadable = (reason: unknown): void => {
+    fail(reason);
+    out.error(reason);
+    setBackpressure(false);
+  };
+  const pass = (chunk: unknown): void => {
+    // A cancel or an abort while this write waited for a read.
+    if (failure) throw failure.reason;
+    let copy: Uint8Array;
+    try {
+      copy = ownCopy(chunk);
+      hooks.chunk(copy);
+    } catch (err) {
+      // The write's rejection errors the writable side.
+      errorReadable(err);
+      throw err;
+    }
+    out.enqueue(copy);
+    if ((out.desiredSize ?? 0) <= 0) backpressure = true;
+  };
+
   const readable = new ReadableStream<Uint8Array>(
     {
       start: (c) => void (out = c),
-      pull: () => {
-        const w = wake;
-        wake = undefined;
-        w?.();
-      },
+      pull: () => setBackpressure(false),
       cancel: (reason) => {
         fail(reason);
+        // The writer's next write fails with the reason, which makes pipeTo cancel its source.
         sink.error(reason);
-        const w = wake;
-        wake = undefined;
-        w?.();
+        setBackpressure(false);
       },
+    },
+    { highWaterMark: 0 },
+  );
+  const writable = new WritableStream<Uint8Array>(
+    {
+      start: (c) => {
+        sink = c;
+        // An abort waits for the pending write: fail it now rather than when a read comes.
+        // The readable side errors in `abort`, as a TransformStream's does. (No `signal` in
+        // older engines: the write then waits for a read, as in a TransformStream.)
+        const signal = (c as { signal?: AbortSignal }).signal;
+        signal?.addEventListener(
+          'abort',
+          () => {
+            fail(signal.reason);
+            setBackpressure(false);
+          },
+          { once: true },
+        );
+      },
+      write: (chunk) => (backpressure ? new Promise<void>((resolve) => (relieve = resolve)).then(() => pass(chunk)) : pass(chunk)),
+      close: () => {
+        if (failure) throw failure.reason;
+        try {
+          hooks.close();
+        } catch (err) {
+          errorReadable(err);
+          throw err;
+        }
+        out.close();
+      },
+      abort: (reason) => errorReadable(reason),
     },
     { highWaterMark: 1 },
   );
-  const writable = new WritableStream<Uint8Array>({
-    start: (c) => void (sink = c),
-    write: (chunk) => {
-      try {
-        assertChunk(chunk);
-        hooks.chunk(chunk);
-      } catch (err) {
-        fail(err);
-        out.error(err);
-        throw err;
-      }
-      out.enqueue(chunk);
-      if ((out.desiredSize ?? 0) <= 0) return new Promise<void>((resolve) => (wake = resolve));
-      return undefined;
-    },
-    close: () => {
-      try {
-        hooks.close();
-      } catch (err) {
-        fail(err);
-        out.error(err);
-        throw err;
-      }
-      out.close();
-    },
-    abort: (reason) => {
-      fail(reason);
-      out.error(reason);
-    },
-  });
   return { readable, writable };
+}
+
+/**
+ * A `TransformStream` whose two sides are a `passThrough` pair, behind accessors on the
+ * prototype as TransformStream's own are. The base TransformStream's sides stay unused.
+ */
+export class PassThroughTransform extends TransformStream<Uint8Array, Uint8Array> {
+  readonly #sides: { readable: ReadableStream<Uint8Array>; writable: WritableStream<Uint8Array> };
+
+  constructor(hooks: PassThroughHooks) {
+    super();
+    this.#sides = passThrough(hooks);
+  }
+
+  override get readable(): ReadableStream<Uint8Array> {
+    return this.#sides.readable;
+  }
+
+  override get writable(): WritableStream<Uint8Array> {
+    return this.#sides.writable;
+  }
 }

@@ -38,7 +38,7 @@ export function verifyResponse(response: Response, expected: Uint8Array | string
     // No body (204, HEAD) is empty content, which must match too; such a Response cannot carry a
     // stream that errors later, so the check happens now.
     const want = expectedDigest(expected);
-    assertDigest(blake3(new Uint8Array(0), { ...opts, dkLen: want.length }), want);
+    assertDigest(blake3(new Uint8Array(0), { ...opts, dkLen: want.length }), want, opts?.key !== undefined);
     return response;
   }
   const body = response.body.pipeThrough(new VerifyStream(expected, opts));

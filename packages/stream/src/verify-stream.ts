@@ -1,5 +1,5 @@
 import { blake3, bytesToHex, hexToBytes, type Blake3Opts } from '@blake3-web/core';
-import { passThrough } from './_pass-through.js';
+import { PassThroughTransform } from './_pass-through.js';
 import { describe } from './_describe.js';
 import { IntegrityError } from './integrity-error.js';
 
@@ -24,9 +24,15 @@ export function digestsEqual(a: Uint8Array, b: Uint8Array): boolean {
   return diff === 0;
 }
 
-/** Throws an IntegrityError unless `got` equals `want`. */
-export function assertDigest(got: Uint8Array, want: Uint8Array): void {
-  if (!digestsEqual(got, want)) throw new IntegrityError(bytesToHex(want), bytesToHex(got));
+/**
+ * Throws an IntegrityError unless `got` equals `want`. A keyed tag is never disclosed: it is a
+ * valid MAC of whatever bytes arrived, so whoever sent them could resubmit it and be accepted.
+ */
+export function assertDigest(got: Uint8Array, want: Uint8Array, keyed: boolean): void {
+  if (digestsEqual(got, want)) return;
+  const expected = bytesToHex(want);
+  if (!keyed) throw new IntegrityError(expected, bytesToHex(got));
+  throw new IntegrityError(expected, '', `BLAKE3 keyed mismatch: expected ${expected}; the tag of the content received is not disclosed`);
 }
 
 /**
@@ -36,7 +42,10 @@ export function assertDigest(got: Uint8Array, want: Uint8Array): void {
  * sets the output length: a 64-byte expected digest is compared with a 64-byte BLAKE3 output.
  *
  * Bytes pass through as they arrive: for content that must not be used before it is verified,
- * buffer it until the stream closes, or use Bao verified streaming.
+ * buffer it until the stream closes, or use Bao verified streaming. The reader gets copies of
+ * the written chunks, so what it reads is exactly what was verified even when a writer reuses
+ * its buffer. With `opts.key`, a mismatch never reveals the tag of the bytes received
+ * (`IntegrityError.actual` is empty).
  *
  * @example
  * ```ts
@@ -44,20 +53,17 @@ export function assertDigest(got: Uint8Array, want: Uint8Array): void {
  * const bytes = await new Response(body).arrayBuffer(); // rejects with IntegrityError on a mismatch
  * ```
  */
-export class VerifyStream extends TransformStream<Uint8Array, Uint8Array> {
-  declare readonly readable: ReadableStream<Uint8Array>;
-  declare readonly writable: WritableStream<Uint8Array>;
-
+export class VerifyStream extends PassThroughTransform {
   constructor(expected: Uint8Array | string, opts?: Omit<Blake3Opts, 'dkLen'>) {
     const want = expectedDigest(expected).slice();
     if (want.length === 0) throw new RangeError('expected must not be empty');
     const hasher = blake3.create({ ...opts, dkLen: want.length });
-    super();
-    const sides = passThrough({
+    const keyed = opts?.key !== undefined;
+    super({
       chunk: (chunk) => void hasher.update(chunk),
-      close: () => assertDigest(hasher.digest(), want),
+      close: () => assertDigest(hasher.digest(), want, keyed),
+      // A stream that fails never succeeds: there is nothing to release.
       fail: () => {},
     });
-    Object.defineProperties(this, { readable: { value: sides.readable }, writable: { value: sides.writable } });
   }
 }

@@ -1,6 +1,6 @@
 import { blake3, bytesToHex } from '@blake3-web/core';
 import { Blake3Stream, hashStream, IntegrityError, verifyResponse, VerifyStream } from '@blake3-web/stream';
-import { chunkedStream, Random, testSeed } from '@blake3-web/testkit';
+import { chunkedStream, Random, readAll as readAllParts, testSeed } from '@blake3-web/testkit';
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { describe, it } from 'node:test';
@@ -122,6 +122,118 @@ describe('VerifyStream', () => {
     assert.throws(() => new VerifyStream(42 as never), { name: 'TypeError', message: /expected must be a hex string or a Uint8Array/ });
     assert.throws(() => new VerifyStream('xyz'), { name: 'RangeError', message: /expected must be a hex digest/ });
     assert.throws(() => new VerifyStream(''), { name: 'RangeError', message: /must not be empty/ });
+  });
+});
+
+/**
+ * Writes `data` through one buffer that it overwrites after every write() resolves, as a BYOB
+ * reader's pool or a ring buffer does, while a reader keeps the chunks it is given. Returns the
+ * bytes the reader holds at the end, and how the stream ended.
+ */
+async function throughReusedBuffer(transform: TransformStream<Uint8Array, Uint8Array>, data: Uint8Array, piece: number) {
+  const held: Uint8Array[] = [];
+  const reading = (async () => {
+    const reader = transform.readable.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return 'closed';
+      held.push(value);
+    }
+  })().catch((e: Error) => e.name);
+  const writer = transform.writable.getWriter();
+  const buffer = new Uint8Array(piece);
+  for (let at = 0; at < data.length; at += piece) {
+    const n = Math.min(piece, data.length - at);
+    buffer.set(data.subarray(at, at + n));
+    await writer.write(buffer.subarray(0, n));
+    buffer.fill(0xee);
+  }
+  await writer.close().catch(() => {});
+  const ended = await reading;
+  const bytes = new Uint8Array(held.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const c of held) (bytes.set(c, at), (at += c.length));
+  return { bytes, ended };
+}
+
+describe('writers that reuse their buffer', () => {
+  const data = new Random(11).bytes(50_000);
+
+  it('VerifyStream: what the reader holds is what was verified', async () => {
+    const { bytes, ended } = await throughReusedBuffer(new VerifyStream(blake3(data)), data, 4096);
+    assert.equal(ended, 'closed');
+    assert.deepEqual(bytes, data);
+  });
+
+  it('Blake3Stream: digest is the hash of what the reader holds', async () => {
+    const hashing = new Blake3Stream();
+    const { bytes, ended } = await throughReusedBuffer(hashing, data, 4096);
+    assert.equal(ended, 'closed');
+    assert.deepEqual(bytes, data);
+    assert.deepEqual(await hashing.digest, blake3(bytes));
+  });
+});
+
+describe('every promise settles', () => {
+  for (const make of [() => new Blake3Stream(), () => new VerifyStream(blake3('x'))]) {
+    it(`${make().constructor.name}: an abort fails the writes waiting for a read, even if no read comes`, async () => {
+      const transform = make();
+      const writer = transform.writable.getWriter();
+      void writer.write(new Uint8Array(8)).catch(() => {});
+      const write = writer.write(new Uint8Array(8));
+      // The writes are under way before the abort.
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      const reason = new Error('stop');
+      const timeout = new Promise((resolve) => setTimeout(() => resolve('pending after 1 s'), 1000));
+      const settled = Promise.all([write.then(() => 'write resolved', (e) => (e === reason ? 'write rejected' : String(e))), writer.abort(reason).then(() => 'aborted')]);
+      assert.deepEqual(await Promise.race([settled, timeout]), ['write rejected', 'aborted']);
+      await assert.rejects(transform.readable.getReader().read(), (e) => e === reason);
+    });
+  }
+});
+
+describe('keyed verification', () => {
+  const key = new Uint8Array(32).fill(3);
+  const genuine = new Random(12).bytes(20_000);
+  const forged = genuine.slice();
+  forged[777] ^= 4;
+  const tag = bytesToHex(blake3(forged, { key }));
+
+  /** Every string an IntegrityError exposes: message, stack, own and inherited properties. */
+  const exposed = (err: unknown): string => {
+    const e = err as Record<string, unknown>;
+    const keys = new Set([...Object.getOwnPropertyNames(e), 'message', 'stack', 'expected', 'actual', 'name', 'code', 'cause']);
+    return [String(err), ...[...keys].map((k) => String(e[k]))].join('\n');
+  };
+  const assertHidden = (err: unknown, computed: string) => {
+    assert.ok(err instanceof IntegrityError, `an IntegrityError, got ${String(err)}`);
+    assert.equal(err.actual, '');
+    assert.equal(err.expected, bytesToHex(blake3(genuine, { key })));
+    assert.ok(!exposed(err).includes(computed), 'the computed tag must not appear');
+    assert.ok(!exposed(err).includes(computed.slice(0, 16)), 'no prefix of the computed tag either');
+  };
+
+  it('VerifyStream with { key } never reveals the tag of the bytes received', async () => {
+    const { error } = await readAllParts(chunked(forged, 3000).pipeThrough(new VerifyStream(blake3(genuine, { key }), { key })));
+    assertHidden(error, tag);
+  });
+
+  it('verifyResponse with { key } never reveals it, with a body or without one', async () => {
+    const res = verifyResponse(new Response(forged), blake3(genuine, { key }), { key });
+    const { error } = await readAllParts(res.body!);
+    assertHidden(error, tag);
+    let thrown: unknown;
+    try {
+      verifyResponse(new Response(null, { status: 204 }), blake3(genuine, { key }), { key });
+    } catch (e) {
+      thrown = e;
+    }
+    assertHidden(thrown, bytesToHex(blake3(new Uint8Array(0), { key })));
+  });
+
+  it('unkeyed mismatches still report the digest received', async () => {
+    const { error } = await readAllParts(chunked(forged, 3000).pipeThrough(new VerifyStream(blake3(genuine))));
+    assert.equal((error as IntegrityError).actual, bytesToHex(blake3(forged)));
   });
 });
 
