@@ -66,10 +66,15 @@ function bytesReader(bytes: Uint8Array, offset: number): RangeReader {
 async function openTaskReader(task: HashTask, openFile: OpenFile): Promise<RangeReader> {
   const { source, start, end } = task;
   switch (source.kind) {
-    case 'blob':
+    case 'blob': {
       // Blob.slice clamps out-of-range ends silently, which would hash the wrong bytes.
-      aRange(start, end, source.blob.size);
+      aRange(start, end, source.size);
+      const now = source.blob.size;
+      if (now !== source.size) {
+        throw new DOMException(`the Blob had ${source.size} bytes when the hash started and says ${now} now: its size (blob.size) cannot be trusted`, 'NotReadableError');
+      }
       return blobReader(source.blob);
+    }
     case 'bytes':
       aRange(start, end, Number.MAX_SAFE_INTEGER);
       if (source.bytes.length !== end - start) {
