@@ -59,6 +59,8 @@ describe("a worker's task (run on this thread)", () => {
     await assert.rejects(hashRange({ ...task(0, 5000), output: 'root', start: 1024 }, noFiles), { name: 'RangeError', message: /root task must start at 0/ });
     const short: HashTask = { source: { kind: 'bytes', bytes: new Uint8Array(10) }, start: 0, end: 11, output: 'subtree', opts: {} };
     await assert.rejects(hashRange(short, noFiles), { name: 'RangeError', message: /11 bytes long, got 10/ });
+    const unsized = { source: { kind: 'blob', blob }, start: 0, end: 1024, output: 'subtree', opts: {} } as unknown as HashTask;
+    await assert.rejects(hashRange(unsized, noFiles), { name: 'TypeError', message: /^task.source.size must be a number, got undefined/ });
     const odd = { source: { kind: 'socket' }, start: 0, end: 1, output: 'subtree', opts: {} } as unknown as HashTask;
     await assert.rejects(hashRange(odd, noFiles), { name: 'TypeError', message: /task.source.kind/ });
   });
