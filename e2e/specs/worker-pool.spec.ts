@@ -126,10 +126,10 @@ test.describe('worker pool', () => {
       };
       const out = {
         // Blob.slice would clamp this range; the worker refuses it.
-        range: await attempt({ source: { kind: 'blob', blob }, start: 4096, end: 5001, output: 'subtree', opts: {} }),
+        range: await attempt({ source: { kind: 'blob', blob, size: blob.size }, start: 4096, end: 5001, output: 'subtree', opts: {} }),
         kind: await attempt({ source: { kind: 'socket' }, start: 0, end: 1, output: 'subtree', opts: {} }),
-        key: await attempt({ source: { kind: 'blob', blob }, start: 0, end: 5000, output: 'root', opts: { key: new Uint8Array(31) } }),
-        paths: await attempt({ source: { kind: 'file', file: { path: '/etc/hosts', size: 10, mtimeMs: 0 } }, start: 0, end: 10, output: 'subtree', opts: {} }),
+        key: await attempt({ source: { kind: 'blob', blob, size: blob.size }, start: 0, end: 5000, output: 'root', opts: { key: new Uint8Array(31) } }),
+        paths: await attempt({ source: { kind: 'file', file: { path: '/etc/hosts', size: 10, mtimeNs: 0n, dev: 0n, ino: 0n } }, start: 0, end: 10, output: 'subtree', opts: {} }),
       };
       w.terminate();
       return out;

@@ -11,6 +11,13 @@ export function describe(value: unknown): string {
   return typeof value === 'number' ? String(value) : typeof value;
 }
 
+/**
+ * The most bytes one call returns or allocates as a single output (`dkLen`, `reader.read(n)`):
+ * 2^30, an array every engine allocates. Longer outputs come from `reader()` in pieces; the
+ * output stream itself runs to 2^64 bytes.
+ */
+export const MAX_OUTPUT_LEN = 2 ** 30;
+
 /** A non-negative safe integer, e.g. a length. */
 export function anumber(value: unknown, name: string): number {
   if (typeof value !== 'number') throw new TypeError(`${name} must be a number, got ${describe(value)}`);
@@ -29,14 +36,62 @@ export function auint(value: unknown, name: string): bigint {
   return BigInt(anumber(value, name));
 }
 
+/** An output length: a non-negative integer up to MAX_OUTPUT_LEN. */
+export function anOutputLen(value: unknown, name: string): number {
+  const n = anumber(value, name);
+  if (n > MAX_OUTPUT_LEN) {
+    throw new RangeError(`${name} must be at most 2^30 (${MAX_OUTPUT_LEN}) bytes for one output; read longer outputs from reader() in pieces, got ${n}`);
+  }
+  return n;
+}
+
 /** A byte array of exactly `length` bytes (any ArrayBufferView is accepted and viewed as bytes). */
 export function abytes(value: unknown, name: string, length?: number): Uint8Array {
   if (!ArrayBuffer.isView(value)) {
     throw new TypeError(`${name} must be a Uint8Array, got ${describe(value)}`);
   }
-  const bytes = value instanceof Uint8Array ? value : new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+  const bytes = viewBytes(value, name);
   if (length !== undefined && bytes.length !== length) {
     throw new RangeError(`${name} must be ${length} bytes, got ${bytes.length}`);
   }
   return bytes;
+}
+
+/**
+ * Any view as bytes, without copying; a view of a detached buffer is a TypeError naming `name`.
+ * Only empty views are probed: 16-64 byte inputs hash as fast as before, an empty one pays
+ * about 0.2 us in Node 20 for its buffer object and the fallback probe.
+ */
+export function viewBytes(view: ArrayBufferView, name: string): Uint8Array {
+  if (view instanceof Uint8Array) {
+    if (view.length === 0) aLiveBuffer(view.buffer, name);
+    return view;
+  }
+  // Before byteOffset, which throws a nameless TypeError on a detached DataView.
+  aLiveBuffer(view.buffer, name);
+  return new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+}
+
+/**
+ * Throws when `buffer` was detached (transferred, e.g. posted to a worker): its views then read as
+ * empty, and would hash as the empty input. A detached buffer has no bytes, so callers with a
+ * non-empty view never get here.
+ */
+export function aLiveBuffer(buffer: ArrayBufferLike, name: string): void {
+  if (buffer.byteLength === 0 && isDetached(buffer)) {
+    throw new TypeError(`${name} is a view of a detached ArrayBuffer (transferred, e.g. posted to a worker), got no bytes to read`);
+  }
+}
+
+function isDetached(buffer: ArrayBufferLike): boolean {
+  const detached = (buffer as { detached?: unknown }).detached;
+  if (typeof detached === 'boolean') return detached;
+  // No ArrayBuffer.prototype.detached (Node 20, engines before 2024): a view can be made over
+  // any buffer except a detached one.
+  try {
+    new Uint8Array(buffer, 0, 0);
+    return false;
+  } catch {
+    return true;
+  }
 }

@@ -1,4 +1,4 @@
-import { describe } from './_assert.js';
+import { aLiveBuffer, describe, viewBytes } from './_assert.js';
 
 export type Input = Uint8Array | ArrayBufferView | ArrayBufferLike | string;
 
@@ -9,12 +9,33 @@ let encoder: TextEncoder | undefined;
 
 /** Views any supported input as bytes without copying; strings are encoded as UTF-8. */
 export function toBytes(input: unknown, name: string): Uint8Array {
-  if (input instanceof Uint8Array) return input;
-  if (typeof input === 'string') return (encoder ??= new TextEncoder()).encode(input);
-  if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
-  if (isArrayBuffer(input)) return new Uint8Array(input);
+  if (input instanceof Uint8Array && input.length !== 0) return input;
+  if (typeof input === 'string') return utf8(input, name);
+  if (ArrayBuffer.isView(input)) return viewBytes(input, name);
+  if (isArrayBuffer(input)) {
+    aLiveBuffer(input, name);
+    return new Uint8Array(input);
+  }
   throw new TypeError(`${name} must be a Uint8Array, an ArrayBufferView, an ArrayBuffer or a string, got ${describe(input)}`);
 }
+
+/** UTF-8 of a well-formed string (BLAKE3's other implementations hash `&str`/`str`, which cannot hold a lone surrogate). */
+export function utf8(s: string, name: string): Uint8Array {
+  if (!isWellFormed(s)) {
+    const at = LONE_SURROGATE.exec(s)!.index;
+    throw new TypeError(`${name} must be a well-formed string: a lone surrogate (at index ${at}) has no UTF-8 encoding, and TextEncoder would replace it with U+FFFD, got a string of length ${s.length}`);
+  }
+  return (encoder ??= new TextEncoder()).encode(s);
+}
+
+/** A surrogate code unit not part of a pair: in a `u` regex a pair is one code point, not two surrogates. */
+const LONE_SURROGATE = /\p{Surrogate}/u;
+
+/** String.prototype.isWellFormed (ES2024; Node 20, every current browser), else the regex. */
+const isWellFormed: (s: string) => boolean =
+  typeof (String.prototype as { isWellFormed?: unknown }).isWellFormed === 'function'
+    ? (s) => (s as unknown as { isWellFormed(): boolean }).isWellFormed()
+    : (s) => !LONE_SURROGATE.test(s);
 
 function isArrayBuffer(value: unknown): value is ArrayBufferLike {
   const tag = Object.prototype.toString.call(value);

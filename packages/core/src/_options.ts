@@ -1,11 +1,11 @@
-import { abytes, anumber, describe } from './_assert.js';
-import { toBytes, wordsFromBytes } from './_bytes.js';
+import { abytes, anOutputLen, describe } from './_assert.js';
+import { utf8, wordsFromBytes } from './_bytes.js';
 import { DERIVE_KEY_CONTEXT, DERIVE_KEY_MATERIAL, IV, KEYED_HASH, KEY_LEN, OUT_LEN } from './_constants.js';
 import { HasherState } from './_hasher-state.js';
 import { Output } from './_output.js';
 
 export type Blake3Opts = {
-  /** Output length in bytes (default 32); any length, the output is an XOF. */
+  /** Output length in bytes (default 32), at most 2^30; longer outputs come from `reader()`. */
   dkLen?: number;
   /** 32-byte key: keyed hashing (a MAC). */
   key?: Uint8Array;
@@ -26,7 +26,7 @@ export function resolveMode(opts: unknown, what = 'opts'): Mode {
   if (opts === undefined) return DEFAULT_MODE;
   if (typeof opts !== 'object' || opts === null) throw new TypeError(`${what} must be an object, got ${describe(opts)}`);
   const { dkLen, key, context } = opts as Blake3Opts;
-  const outLen = dkLen === undefined ? OUT_LEN : anumber(dkLen, `${what}.dkLen`);
+  const outLen = dkLen === undefined ? OUT_LEN : anOutputLen(dkLen, `${what}.dkLen`);
   if (key !== undefined && context !== undefined) {
     throw new TypeError(`${what}.key and ${what}.context cannot be used together: choose keyed hashing or derive_key`);
   }
@@ -35,16 +35,16 @@ export function resolveMode(opts: unknown, what = 'opts'): Mode {
   }
   if (context !== undefined) {
     if (typeof context !== 'string') throw new TypeError(`${what}.context must be a string, got ${describe(context)}`);
-    return { key: contextKey(context), flags: DERIVE_KEY_MATERIAL, dkLen: outLen };
+    return { key: contextKey(context, `${what}.context`), flags: DERIVE_KEY_MATERIAL, dkLen: outLen };
   }
   return { key: IV_WORDS, flags: 0, dkLen: outLen };
 }
 
 /** The derive_key context key: the context string hashed in DERIVE_KEY_CONTEXT mode (cached once). */
-function contextKey(context: string): Uint32Array {
+function contextKey(context: string, name: string): Uint32Array {
   if (lastContext?.context === context) return lastContext.key;
   const state = new HasherState().init(IV_WORDS, DERIVE_KEY_CONTEXT);
-  state.update(toBytes(context, 'context'));
+  state.update(utf8(context, name));
   const bytes = new Uint8Array(KEY_LEN);
   state.finalize(new Output()).rootBytes(bytes);
   const key = wordsFromBytes(bytes);

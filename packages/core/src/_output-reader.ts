@@ -1,4 +1,4 @@
-import { abytes, anumber, auint } from './_assert.js';
+import { abytes, anOutputLen, auint } from './_assert.js';
 import { Output } from './_output.js';
 
 /** BLAKE3 defines up to 2^64 output bytes (spec, section 2.6), as the reference implementation does. */
@@ -25,9 +25,9 @@ export class OutputReader {
     this.#position = p;
   }
 
-  /** The next `n` bytes of output. */
+  /** The next `n` bytes of output (at most 2^30 per call; readInto fills a caller's array of any size). */
   read(n: number): Uint8Array {
-    const out = new Uint8Array(anumber(n, 'n'));
+    const out = new Uint8Array(anOutputLen(n, 'n'));
     this.readInto(out);
     return out;
   }

@@ -8,10 +8,6 @@ import { Output } from './_output.js';
 import { manyKernel } from './backend.js';
 import { MANY_CV, MANY_CV_SLOTS, MANY_HI_DELTA, MANY_IN, MANY_IN_LEN, MANY_JOBS, MANY_MAX_JOBS, MANY_MAX_MESSAGES, MANY_OUT, type ManyKernel } from './wasm/_kernel.js';
 
-function assertInputs(inputs: unknown): asserts inputs is readonly Input[] {
-  if (!Array.isArray(inputs)) throw new TypeError(`inputs must be an array, got ${describe(inputs)}`);
-}
-
 /**
  * Messages longer than this many chunks take the one-shot path (64-chunk subtrees and parents 4
  * at a time in the kernel) instead of one lane per chunk and per parent.
@@ -200,19 +196,21 @@ export function parentChainingValues(nodes: Uint8Array, mode: Mode): Uint8Array 
 }
 
 /**
- * Hashes each input into its digest, after validating everything (so a bad input leaves `out`
- * untouched). One mode for the whole batch.
+ * The inputs as bytes, read once each into a new array: every access that can run the caller's
+ * code (a Proxy, an accessor element, a getter on `length`) happens here, before the batch fills
+ * the module's piece, so a hash started from that code cannot disturb it; later reads see
+ * nothing the caller can change. A hole or any other bad element is named by its index.
  */
-function hashEach(inputs: readonly Input[], opts: Blake3Opts | undefined, out: Uint8Array | undefined): Uint8Array[] | undefined {
-  const mode = resolveMode(opts);
-  // Validated and viewed as bytes up front, so that nothing is hashed when one input is bad.
-  let bytes = inputs as readonly Uint8Array[];
-  for (let i = 0; i < inputs.length; i++) {
-    if (!(inputs[i] instanceof Uint8Array)) {
-      bytes = inputs.map((x, j) => toBytes(x, `inputs[${j}]`));
-      break;
-    }
-  }
+function snapshotInputs(inputs: unknown): Uint8Array[] {
+  if (!Array.isArray(inputs)) throw new TypeError(`inputs must be an array, got ${describe(inputs)}`);
+  const n = (inputs as readonly unknown[]).length;
+  const bytes = new Array<Uint8Array>(n);
+  for (let i = 0; i < n; i++) bytes[i] = toBytes((inputs as readonly unknown[])[i], `inputs[${i}]`);
+  return bytes;
+}
+
+/** Hashes each input into its digest; `out`, when given, is untouched unless every input is valid. */
+function hashEach(bytes: readonly Uint8Array[], mode: Mode, out: Uint8Array | undefined): Uint8Array[] | undefined {
   const sink: Sink = { digests: out ? undefined : new Array<Uint8Array>(bytes.length), out, dkLen: mode.dkLen };
   const k = bytes.length >= MIN_BATCH && mode.dkLen <= MAX_KERNEL_DKLEN ? manyKernel() : undefined;
   if (k) hashBatch(k, bytes, mode, sink);
@@ -226,17 +224,18 @@ function hashEach(inputs: readonly Input[], opts: Blake3Opts | undefined, out: U
  * 8 messages are hashed at once, one per SIMD lane.
  */
 export function hashMany(inputs: readonly Input[], opts?: Blake3Opts): Uint8Array[] {
-  assertInputs(inputs);
-  return hashEach(inputs, opts, undefined)!;
+  const bytes = snapshotInputs(inputs);
+  return hashEach(bytes, resolveMode(opts), undefined)!;
 }
 
 /** Like hashMany, writing the digests one after another into `out`, which must hold `inputs.length * dkLen` bytes. */
 export function hashManyInto(inputs: readonly Input[], out: Uint8Array, opts?: Blake3Opts): void {
-  assertInputs(inputs);
-  const bytes = abytes(out, 'out');
-  const dkLen = resolveMode(opts).dkLen;
-  if (bytes.length !== inputs.length * dkLen) {
-    throw new RangeError(`out must be ${inputs.length * dkLen} bytes (${inputs.length} digests of ${dkLen}), got ${bytes.length}`);
+  const bytes = snapshotInputs(inputs);
+  const target = abytes(out, 'out');
+  const mode = resolveMode(opts);
+  const { length } = bytes;
+  if (target.length !== length * mode.dkLen) {
+    throw new RangeError(`out must be ${length * mode.dkLen} bytes (${length} digests of ${mode.dkLen}), got ${target.length}`);
   }
-  hashEach(inputs, opts, bytes);
+  hashEach(bytes, mode, target);
 }

@@ -2,7 +2,7 @@
 // worker.ts (which only wires this to comlink) so the same code runs in tests on the main thread.
 import { blake3, ready } from '@blake3-web/core';
 import { hashSubtree } from '@blake3-web/core/hazmat';
-import { aRange } from './_assert.js';
+import { anInteger, aRange } from './_assert.js';
 import { ChainingValueStack } from './merge-chaining-values.js';
 import type { FileSnapshot, HashTask } from './protocol.js';
 
@@ -66,10 +66,15 @@ function bytesReader(bytes: Uint8Array, offset: number): RangeReader {
 async function openTaskReader(task: HashTask, openFile: OpenFile): Promise<RangeReader> {
   const { source, start, end } = task;
   switch (source.kind) {
-    case 'blob':
+    case 'blob': {
       // Blob.slice clamps out-of-range ends silently, which would hash the wrong bytes.
-      aRange(start, end, source.blob.size);
+      aRange(start, end, anInteger(source.size, 'task.source.size', 0, Number.MAX_SAFE_INTEGER));
+      const now = source.blob.size;
+      if (now !== source.size) {
+        throw new DOMException(`the Blob had ${source.size} bytes when the hash started and says ${now} now: its size (blob.size) cannot be trusted`, 'NotReadableError');
+      }
       return blobReader(source.blob);
+    }
     case 'bytes':
       aRange(start, end, Number.MAX_SAFE_INTEGER);
       if (source.bytes.length !== end - start) {

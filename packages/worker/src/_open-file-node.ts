@@ -1,6 +1,13 @@
 // Reading byte ranges of a file in Node, on whichever thread needs it.
+import type { BigIntStats } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { OpenFile } from './_hash-range.js';
+import type { FileSnapshot } from './protocol.js';
+
+/** What a hash of `path` expects to find there, from a stat with `bigint: true` (exact inodes and ns). */
+export function fileSnapshot(path: string, info: BigIntStats): FileSnapshot {
+  return { path, size: Number(info.size), mtimeNs: info.mtimeNs, dev: info.dev, ino: info.ino };
+}
 
 // Read buffers outlive tasks: a worker runs a couple of tasks at a time, each needs one.
 const spareBuffers: Uint8Array[] = [];
@@ -27,9 +34,11 @@ export const openFile: OpenFile = async (file) => {
     },
     async verify() {
       // Checked after reading: a file rewritten before or during the reads shows a new size or
-      // mtime, and those bytes must not make it into a hash.
-      const now = await handle.stat();
-      if (now.size !== file.size || now.mtimeMs !== file.mtimeMs) throw notReadable(file.path, `it had ${file.size} bytes, now ${now.size}`);
+      // mtime, a file renamed over the path since the hash started another inode, and those
+      // bytes must not make it into a hash.
+      const now = await handle.stat({ bigint: true });
+      if (now.dev !== file.dev || now.ino !== file.ino) throw notReadable(file.path, 'another file was put at its path');
+      if (now.size !== BigInt(file.size) || now.mtimeNs !== file.mtimeNs) throw notReadable(file.path, `it had ${file.size} bytes, now ${now.size}`);
     },
     async close() {
       if (buffer !== undefined && spareBuffers.length < MAX_SPARE_BUFFERS) spareBuffers.push(buffer);

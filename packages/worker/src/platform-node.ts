@@ -4,7 +4,7 @@ import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { openFile } from './_open-file-node.js';
+import { fileSnapshot, openFile } from './_open-file-node.js';
 import type { Platform } from './_platform.js';
 
 // Under a TypeScript runtime that runs the sources (Bun, Deno) this module is platform-node.ts
@@ -37,9 +37,9 @@ export const nodePlatform: Platform = {
   spawnDefaultWorker: () => new Worker(new URL(workerFile, import.meta.url), { execArgv: workerExecArgv() }),
   reportedParallelism: () => availableParallelism(),
   async snapshotFile(path) {
-    const info = await stat(path);
+    const info = await stat(path, { bigint: true });
     if (!info.isFile()) throw new TypeError(`file must be a regular file, got ${JSON.stringify(path)} which is not`);
-    return { path, size: info.size, mtimeMs: info.mtimeMs };
+    return fileSnapshot(path, info);
   },
   openFile,
   nodeWorkerEndpoint: (worker) => nodeEndpoint(worker),

@@ -13,7 +13,7 @@
  * @module
  */
 import { blake3, type Blake3Opts } from '@blake3-web/core';
-import { mergeSubtreesRoot, type SubtreeOpts } from '@blake3-web/core/hazmat';
+import type { SubtreeOpts } from '@blake3-web/core/hazmat';
 import { aFunction, anInteger, describe, isBlob } from './_assert.js';
 import type { Platform } from './_platform.js';
 import { hashRange, readBlobRange } from './_hash-range.js';
@@ -76,9 +76,16 @@ const DEFAULT_LIVENESS_MS = 10_000;
 /** Knobs tests turn; not part of the public options. */
 export type PoolInternals = { livenessMs?: number };
 
-const ZERO_CV = new Uint8Array(32);
+/** A Blob with its size as read once when the hash started, or a file as stat saw it. */
+type Input = { kind: 'blob'; blob: Blob; size: number } | { kind: 'file'; file: FileSnapshot };
 
-type Input = { kind: 'blob'; blob: Blob } | { kind: 'file'; file: FileSnapshot };
+/**
+ * `blob` with its size read once and checked: a plan for a NaN, fractional or negative size never
+ * ends, and every later step works from this one number (tasks check the Blob still has it).
+ */
+function blobInput(blob: Blob, name: string): Input {
+  return { kind: 'blob', blob, size: anInteger(blob.size, `${name}.size`, 0, Number.MAX_SAFE_INTEGER) };
+}
 
 type Slot = { handle: WorkerHandle | undefined; inFlight: number };
 
@@ -89,13 +96,12 @@ function validateHashOpts(opts: unknown): JobOpts {
   if (opts === undefined) return { mode: {}, dkLen: undefined };
   if (typeof opts !== 'object' || opts === null) throw new TypeError(`opts must be an object, got ${describe(opts)}`);
   const { dkLen, key, context, signal, onProgress } = opts as HashFileOpts;
-  if (dkLen !== undefined) anInteger(dkLen, 'opts.dkLen', 0, Number.MAX_SAFE_INTEGER);
   const mode: SubtreeOpts = {};
   if (key !== undefined) mode.key = key;
   if (context !== undefined) mode.context = context;
-  // The core checks key and context exactly as blake3() does (same errors); a parent of two
-  // zero chaining values with no output is the cheapest call that runs those checks.
-  mergeSubtreesRoot(ZERO_CV, ZERO_CV, { ...mode, dkLen: 0 });
+  // The core checks dkLen, key and context exactly as blake3() does (same errors, same limits);
+  // a hasher is the cheapest thing that runs those checks without making the output.
+  blake3.create({ ...mode, dkLen });
   if (signal !== undefined && (typeof signal !== 'object' || signal === null || typeof signal.aborted !== 'boolean' || typeof signal.addEventListener !== 'function')) {
     throw new TypeError(`opts.signal must be an AbortSignal, got ${describe(signal)}`);
   }
@@ -160,7 +166,7 @@ class HashJob {
     let source: TaskSource;
     let transferList: Transferable[] = [];
     if (this.input.kind === 'file') source = { kind: 'file', file: this.input.file };
-    else if (blobTransport === 'blob') source = { kind: 'blob', blob: this.input.blob };
+    else if (blobTransport === 'blob') source = { kind: 'blob', blob: this.input.blob, size: this.input.size };
     else {
       const bytes = await readBlobRange(this.input.blob, range.start, range.end);
       source = { kind: 'bytes', bytes };
@@ -244,7 +250,7 @@ class WorkerPool implements Pool {
   hashBlob(blob: Blob, opts?: HashFileOpts): Promise<Uint8Array> {
     return this.#hash(() => {
       if (!isBlob(blob)) throw new TypeError(`blob must be a Blob or File, got ${describe(blob)}`);
-      return { kind: 'blob', blob };
+      return blobInput(blob, 'blob');
     }, opts);
   }
 
@@ -252,7 +258,7 @@ class WorkerPool implements Pool {
     if (typeof file !== 'string') {
       return this.#hash(() => {
         if (!isBlob(file)) throw new TypeError(`file must be a Blob, a File or a path string, got ${describe(file)}`);
-        return { kind: 'blob', blob: file };
+        return blobInput(file, 'file');
       }, opts);
     }
     return this.#hash(async () => {
@@ -280,7 +286,7 @@ class WorkerPool implements Pool {
     jobOpts.signal?.throwIfAborted();
     // Terminated while this call was finding its input: it was pending, so it is aborted.
     if (this.#terminated) throw new DOMException('the worker pool was terminated', 'AbortError');
-    const total = input.kind === 'blob' ? input.blob.size : input.file.size;
+    const total = input.kind === 'blob' ? input.size : input.file.size;
     if (total <= INLINE_MAX_BYTES) return this.#hashInline(input, total, jobOpts);
     const plan = planSubtrees(total, this.#subtreeBytes, this.#slots.length);
     const window = 2 * this.#slots.length * TASKS_PER_WORKER;
@@ -296,7 +302,7 @@ class WorkerPool implements Pool {
     if (total === 0) hash = blake3(new Uint8Array(0), hashOpts);
     else {
       // The worker's own task code, run here.
-      const source: TaskSource = input.kind === 'blob' ? { kind: 'blob', blob: input.blob } : { kind: 'file', file: input.file };
+      const source: TaskSource = input.kind === 'blob' ? { kind: 'blob', blob: input.blob, size: input.size } : { kind: 'file', file: input.file };
       hash = await hashRange({ source, start: 0, end: total, output: 'root', opts: hashOpts }, this.#platform.openFile);
     }
     opts.signal?.throwIfAborted();

@@ -8,14 +8,25 @@ import type { Blake3Opts } from '@blake3-web/core';
 export type FileSnapshot = {
   readonly path: string;
   readonly size: number;
-  /** Modification time in ms; a worker that sees another one knows the file changed. */
-  readonly mtimeMs: number;
+  /** Modification time in ns; a worker that sees another one knows the file changed. */
+  readonly mtimeNs: bigint;
+  /**
+   * Which file it is: a worker opens the path anew, and another file renamed over it (same size
+   * and mtime, as `cp -p`, `rsync -t` or `tar x` leave them) has another device or inode.
+   */
+  readonly dev: bigint;
+  readonly ino: bigint;
 };
 
 /** Where a task's bytes come from. */
 export type TaskSource =
   /** A Blob the worker slices and reads itself: structured clone shares it, nothing is copied. */
-  | { readonly kind: 'blob'; readonly blob: Blob }
+  | {
+      readonly kind: 'blob';
+      readonly blob: Blob;
+      /** Its size when the hash started: a Blob that now says otherwise is not the one planned for. */
+      readonly size: number;
+    }
   /** Bytes the main thread already read, transferred (Node: file-backed Blobs cannot be posted). */
   | { readonly kind: 'bytes'; readonly bytes: Uint8Array }
   /** A file the worker opens and reads with fs (Node). */

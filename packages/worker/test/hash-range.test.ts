@@ -6,7 +6,7 @@ import { statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { hashRange, type OpenFile } from '../src/_hash-range.ts';
-import { openFile } from '../src/_open-file-node.ts';
+import { fileSnapshot, openFile } from '../src/_open-file-node.ts';
 import { planSubtrees, subtreeRange } from '../src/plan-subtrees.ts';
 import type { HashTask, TaskSource } from '../src/protocol.ts';
 import { tempDir } from './_helpers.ts';
@@ -19,11 +19,11 @@ describe("a worker's task (run on this thread)", () => {
   const blob = new Blob([input]);
 
   it('hashes a subtree of a Blob, of bytes, and a whole input as the root', async () => {
-    const sub: HashTask = { source: { kind: 'blob', blob }, start: 2048, end: 4096, output: 'subtree', opts: { context: 'c' } };
+    const sub: HashTask = { source: { kind: 'blob', blob, size: blob.size }, start: 2048, end: 4096, output: 'subtree', opts: { context: 'c' } };
     assert.deepEqual(await hashRange(sub, noFiles), hashSubtree(input.subarray(2048, 4096), 2048, { context: 'c' }));
     const bytes: HashTask = { source: { kind: 'bytes', bytes: input.slice(4096) }, start: 4096, end: 5000, output: 'subtree', opts: {} };
     assert.deepEqual(await hashRange(bytes, noFiles), hashSubtree(input.subarray(4096), 4096));
-    const root: HashTask = { source: { kind: 'blob', blob }, start: 0, end: 5000, output: 'root', opts: { dkLen: 77 } };
+    const root: HashTask = { source: { kind: 'blob', blob, size: blob.size }, start: 0, end: 5000, output: 'root', opts: { dkLen: 77 } };
     assert.deepEqual(await hashRange(root, noFiles), blake3(input, { dkLen: 77 }));
   });
 
@@ -36,7 +36,7 @@ describe("a worker's task (run on this thread)", () => {
       const data = rng.bytes(total);
       const opts = modes[round % 3];
       const plan = planSubtrees(total, subtreeBytes, 1);
-      const source: TaskSource = round % 2 === 0 ? { kind: 'blob', blob: new Blob([data]) } : { kind: 'bytes', bytes: new Uint8Array(0) };
+      const source: TaskSource = round % 2 === 0 ? { kind: 'blob', blob: new Blob([data]), size: data.length } : { kind: 'bytes', bytes: new Uint8Array(0) };
       for (let i = 0; i < plan.count; i++) {
         const { start, end } = subtreeRange(plan, i);
         const src: TaskSource = source.kind === 'bytes' ? { kind: 'bytes', bytes: data.slice(start, end) } : source;
@@ -45,13 +45,13 @@ describe("a worker's task (run on this thread)", () => {
         assert.equal(bytesToHex(got), bytesToHex(expected), `${total} bytes, subtree ${i} [${start}, ${end}) in ${pieceBytes}-byte pieces`);
       }
       const dkLen = rng.pick([0, 1, 32, 131]);
-      const root = await hashRange({ source: { kind: 'blob', blob: new Blob([data]) }, start: 0, end: total, output: 'root', opts: { ...opts, dkLen } }, noFiles, pieceBytes);
+      const root = await hashRange({ source: { kind: 'blob', blob: new Blob([data]), size: data.length }, start: 0, end: total, output: 'root', opts: { ...opts, dkLen } }, noFiles, pieceBytes);
       assert.equal(bytesToHex(root), bytesToHex(blake3(data, { ...opts, dkLen })), `root of ${total} bytes in ${pieceBytes}-byte pieces`);
     }
   });
 
   it('rejects ranges that Blob.slice would clamp into a wrong hash', async () => {
-    const task = (start: number, end: number): HashTask => ({ source: { kind: 'blob', blob }, start, end, output: 'subtree', opts: {} });
+    const task = (start: number, end: number): HashTask => ({ source: { kind: 'blob', blob, size: blob.size }, start, end, output: 'subtree', opts: {} });
     await assert.rejects(hashRange(task(4096, 5001), noFiles), { name: 'RangeError', message: /within the 5000-byte input/ });
     await assert.rejects(hashRange(task(1024, 1024), noFiles), { name: 'RangeError', message: /non-empty/ });
     await assert.rejects(hashRange(task(-1024, 10), noFiles), { name: 'RangeError', message: /start/ });
@@ -59,6 +59,8 @@ describe("a worker's task (run on this thread)", () => {
     await assert.rejects(hashRange({ ...task(0, 5000), output: 'root', start: 1024 }, noFiles), { name: 'RangeError', message: /root task must start at 0/ });
     const short: HashTask = { source: { kind: 'bytes', bytes: new Uint8Array(10) }, start: 0, end: 11, output: 'subtree', opts: {} };
     await assert.rejects(hashRange(short, noFiles), { name: 'RangeError', message: /11 bytes long, got 10/ });
+    const unsized = { source: { kind: 'blob', blob }, start: 0, end: 1024, output: 'subtree', opts: {} } as unknown as HashTask;
+    await assert.rejects(hashRange(unsized, noFiles), { name: 'TypeError', message: /^task.source.size must be a number, got undefined/ });
     const odd = { source: { kind: 'socket' }, start: 0, end: 1, output: 'subtree', opts: {} } as unknown as HashTask;
     await assert.rejects(hashRange(odd, noFiles), { name: 'TypeError', message: /task.source.kind/ });
   });
@@ -68,7 +70,7 @@ describe("a worker's task (run on this thread)", () => {
     const path = join(tempDir(), 'f.bin');
     writeFileSync(path, data);
     const info = statSync(path);
-    const file = { path, size: info.size, mtimeMs: info.mtimeMs };
+    const file = fileSnapshot(path, statSync(path, { bigint: true }));
     const task = (start: number, end: number, f = file): HashTask => ({ source: { kind: 'file', file: f }, start, end, output: 'subtree', opts: {} });
     assert.deepEqual(await hashRange(task(16384, 32768), openFile, 4096), hashSubtree(data.subarray(16384, 32768), 16384));
     assert.deepEqual(await hashRange({ ...task(0, 40_000), output: 'root' }, openFile, 2048), blake3(data));
@@ -76,7 +78,7 @@ describe("a worker's task (run on this thread)", () => {
     utimesSync(path, info.atime, new Date(info.mtimeMs + 5000));
     await assert.rejects(hashRange(task(0, 1024), openFile), { name: 'NotReadableError', message: /changed while it was being hashed/ });
     writeFileSync(path, data.subarray(0, 30_000));
-    const shrunk = { ...file, mtimeMs: statSync(path).mtimeMs };
+    const shrunk = { ...file, mtimeNs: statSync(path, { bigint: true }).mtimeNs };
     await assert.rejects(hashRange(task(16384, 32768, shrunk), openFile), { name: 'NotReadableError', message: /ended at byte 30000/ });
     await assert.rejects(hashRange(task(0, 1024, { ...file, path: path + '.gone' }), openFile), { code: 'ENOENT', syscall: 'open' });
   });
@@ -90,7 +92,7 @@ describe('reading Blobs', () => {
       size: 8192,
       slice: (start: number, end: number) => new Blob([data.subarray(start, Math.min(end, 6000))]),
     } as unknown as Blob;
-    const task: HashTask = { source: { kind: 'blob', blob: shrinking }, start: 4096, end: 8192, output: 'subtree', opts: {} };
+    const task: HashTask = { source: { kind: 'blob', blob: shrinking, size: 8192 }, start: 4096, end: 8192, output: 'subtree', opts: {} };
     await assert.rejects(hashRange(task, noFiles), { name: 'NotReadableError', message: /\[4096, 8192\) gave 1904 bytes/ });
   });
 });

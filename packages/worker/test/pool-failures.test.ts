@@ -1,7 +1,7 @@
 import { blake3 } from '@blake3-web/core';
 import { paint } from '@blake3-web/testkit';
 import assert from 'node:assert/strict';
-import { truncateSync, unlinkSync, writeFileSync } from 'node:fs';
+import { renameSync, statSync, truncateSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { after, describe, it } from 'node:test';
@@ -172,6 +172,56 @@ describe('read errors', () => {
     });
   });
 
+  it('a file replaced mid-hash by another of the same size and mtime rejects with NotReadableError', async () => {
+    // As `cp -p`, `rsync -t` or `tar x` leave a file: only its inode tells it apart.
+    const dir = tempDir();
+    const path = join(dir, 'replaced.bin');
+    const other = join(dir, 'other.bin');
+    writeFileSync(path, paint(200 * S));
+    writeFileSync(other, paint(200 * S, 1));
+    const when = new Date(1_700_000_000_000);
+    utimesSync(path, when, when);
+    utimesSync(other, when, when);
+    const [a, b] = [statSync(path, { bigint: true }), statSync(other, { bigint: true })];
+    assert.equal(a.size, b.size);
+    assert.equal(a.mtimeNs, b.mtimeNs);
+    const p = pool();
+    let replaced = false;
+    const hashing = p.hashFile(path, {
+      onProgress: () => {
+        if (!replaced) {
+          replaced = true;
+          renameSync(other, path);
+        }
+      },
+    });
+    await assert.rejects(settlesWithin(hashing, HANG_GUARD_MS, 'hash of a replaced file'), (e: Error) => {
+      assert.ok(e instanceof DOMException, String(e));
+      assert.equal(e.name, 'NotReadableError');
+      assert.match(e.message, /replaced\.bin changed while it was being hashed \(another file was put at its path\)/);
+      return true;
+    });
+    assert.ok(replaced, 'the file was replaced while the hash ran');
+  });
+
+  it('a Blob whose slices hold fewer or more bytes than asked rejects with NotReadableError, never a hash', async () => {
+    const p = pool();
+    for (const total of [10, 200 * S]) {
+      for (const delta of [-1, 1]) {
+        const data = paint(total + 1);
+        const tagged = {
+          [Symbol.toStringTag]: 'Blob',
+          size: total,
+          slice: (start: number, end: number) => new Blob([data.subarray(start, end + delta)]),
+        } as unknown as Blob;
+        await assert.rejects(settlesWithin(p.hashBlob(tagged), HANG_GUARD_MS, `hash of slices ${delta} byte off`), {
+          name: 'NotReadableError',
+          message: /^reading bytes \[\d+, \d+\) gave \d+ bytes/,
+        });
+      }
+    }
+  });
+
   it('a missing path rejects with ENOENT, a directory with TypeError', async () => {
     const p = pool();
     await assert.rejects(p.hashFile(join(tempDir(), 'missing.bin')), { code: 'ENOENT' });
@@ -221,6 +271,7 @@ describe('bad arguments', () => {
     await assert.rejects(p.hashFile(42 as never), { name: 'TypeError', message: /file must be a Blob, a File or a path/ });
     await assert.rejects(p.hashFile(''), { name: 'TypeError', message: /empty string/ });
     await assert.rejects(p.hashBlob(blob, { dkLen: -1 }), { name: 'RangeError', message: /opts.dkLen/ });
+    await assert.rejects(p.hashBlob(blob, { dkLen: 2 ** 40 }), { name: 'RangeError', message: /^opts.dkLen must be at most 2\^30/ });
     await assert.rejects(p.hashBlob(blob, { dkLen: '32' as never }), { name: 'TypeError', message: /opts.dkLen/ });
     await assert.rejects(p.hashBlob(blob, { key: new Uint8Array(31) }), { name: 'RangeError', message: /opts.key must be 32 bytes/ });
     await assert.rejects(p.hashBlob(blob, { key: new Uint8Array(32), context: 'x' }), { name: 'TypeError', message: /key and opts.context/ });
@@ -231,5 +282,55 @@ describe('bad arguments', () => {
     // A worker that returns nonsense is not trusted either.
     const q = pool({ createWorker: () => ({}) as never });
     await assert.rejects(q.hashBlob(new Blob([paint(4 * S)])), { name: 'TypeError', message: /createWorker must return a Worker/ });
+  });
+
+  it('a Blob whose size is not a safe non-negative integer is rejected up front, naming its size; never pends', async () => {
+    const p = pool();
+    const data = paint(200 * S);
+    const sizes: [unknown, string, RegExp][] = [
+      [NaN, 'RangeError', /must be an integer from 0 to 9007199254740991, got NaN$/],
+      [-1, 'RangeError', /got -1$/],
+      [-Infinity, 'RangeError', /got -Infinity$/],
+      [1.5, 'RangeError', /got 1.5$/],
+      [100 * S + 0.5, 'RangeError', /got 6553600.5$/],
+      [2 ** 53, 'RangeError', /got 9007199254740992$/],
+      [Infinity, 'RangeError', /got Infinity$/],
+      ['4096', 'TypeError', /must be a number, got a string of length 4$/],
+      [4096n, 'TypeError', /must be a number, got 4096n$/],
+      [undefined, 'TypeError', /must be a number, got undefined$/],
+      [null, 'TypeError', /must be a number, got null$/],
+    ];
+    for (const [size, name, message] of sizes) {
+      // A Blob whose own size getter lies, and an object that only looks like a Blob.
+      const lying = Object.defineProperty(new Blob([data]), 'size', { get: () => size });
+      const tagged = { [Symbol.toStringTag]: 'Blob', size, slice: (a: number, b: number) => new Blob([data.subarray(a, b)]) } as unknown as Blob;
+      for (const [what, hashing] of [
+        ['blob', p.hashBlob(lying)],
+        ['blob', p.hashBlob(tagged)],
+        ['file', p.hashFile(lying)],
+        ['file', p.hashFile(tagged)],
+      ] as const) {
+        await assert.rejects(settlesWithin(hashing, HANG_GUARD_MS, `hash of a Blob of size ${String(size)}`), (e: Error) => {
+          assert.equal(e.name, name, `size ${String(size)}: ${e.message}`);
+          assert.ok(e.message.startsWith(`${what}.size must be`), e.message);
+          assert.match(e.message, message);
+          return true;
+        });
+      }
+    }
+    const oops = new Error('size unknown');
+    const throwing = Object.defineProperty(new Blob([data]), 'size', { get: () => { throw oops; } });
+    await assert.rejects(p.hashBlob(throwing), (e) => e === oops);
+  });
+
+  it('a Blob whose size changes after the hash started is refused, not hashed', async () => {
+    const p = pool();
+    let reads = 0;
+    const small = paint(1000);
+    const changing = Object.defineProperty(new Blob([small]), 'size', { get: () => (reads++ === 0 ? 1000 : 999) });
+    await assert.rejects(settlesWithin(p.hashBlob(changing), HANG_GUARD_MS, 'hash of a Blob whose size changes'), {
+      name: 'NotReadableError',
+      message: /had 1000 bytes when the hash started and says 999 now/,
+    });
   });
 });
