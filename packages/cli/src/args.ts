@@ -75,6 +75,9 @@ function parseU64(value: string, shown: string): bigint {
 
 const unexpected = (arg: string) =>
   new UsageError(`unexpected argument '${arg}' found`, true, `to pass '${arg}' as a value, use '-- ${arg}'`);
+const usedTwice = (name: Name) => new UsageError(`the argument '${SPECS[name].shown}' cannot be used multiple times`);
+const unneededValue = (name: Name, value: Uint8Array) =>
+  new UsageError(`unexpected value '${lossyUtf8(value)}' for '${SPECS[name].shown}' found; no more were expected`);
 const valueRequired = (name: Name) => new UsageError(`a value is required for '${SPECS[name].shown}' but none was supplied`, false);
 
 /** Parses b3sum's flags from the raw argument bytes. */
@@ -84,21 +87,30 @@ export function parseCommandLine(argv: readonly RawArg[]): CommandLine {
   // An option whose value is the next argument, and the values read but not yet parsed: clap
   // parses a value only when the next argument turns out to be a known one (or at the end).
   let pending: Name | undefined;
-  let unparsed: Name | undefined;
+  let unparsed: Name | 'FILE' | undefined;
   let rest = false;
 
+  // Clap checks the values of an argument when the next one starts, or at the end.
+  const parsePrevious = () => {
+    if (unparsed === 'FILE') {
+      if (files.some((f) => f.bytes.length === 0)) throw new UsageError("a value is required for '[FILE]...' but none was supplied", false);
+    } else if (unparsed !== undefined) {
+      parseValue(unparsed, seen.get(unparsed) as Uint8Array);
+    }
+    unparsed = undefined;
+  };
+
+  /** A known option, with its value when attached (`--length=5`, `-l5`), which is checked at once. */
   const use = (name: Name, value?: Uint8Array): CommandLine | undefined => {
-    if (unparsed !== undefined) parseValue(unparsed, seen.get(unparsed) as Uint8Array), (unparsed = undefined);
+    if (!SPECS[name].takesValue && value !== undefined) throw unneededValue(name, value);
+    parsePrevious();
     if (name === 'help') return { kind: 'help' };
     if (name === 'version') return { kind: 'version' };
-    if (seen.has(name)) throw new UsageError(`the argument '${SPECS[name].shown}' cannot be used multiple times`);
-    if (SPECS[name].takesValue) {
-      if (value === undefined) pending = name;
-      else seen.set(name, value), (unparsed = name);
-    } else {
-      if (value !== undefined) throw new UsageError(`unexpected value '${lossyUtf8(value)}' for '${SPECS[name].shown}' found; no more were expected`);
-      seen.set(name, true);
-    }
+    // An option given again is refused when its value arrives: first a missing value is.
+    if (seen.has(name) && !(SPECS[name].takesValue && value === undefined)) throw usedTwice(name);
+    if (!SPECS[name].takesValue) seen.set(name, true);
+    else if (value === undefined) pending = name;
+    else seen.set(name, value), parseValue(name, value);
     return undefined;
   };
 
@@ -107,17 +119,25 @@ export function parseCommandLine(argv: readonly RawArg[]): CommandLine {
     if (pending !== undefined) {
       const looksLikeOption = bytes.length > 1 && bytes[0] === 0x2d;
       if (!looksLikeOption) {
+        if (seen.has(pending)) throw usedTwice(pending);
         seen.set(pending, bytes);
         unparsed = pending;
         pending = undefined;
         continue;
       }
-      // An option where a value belongs: an unknown one is the error, else the missing value.
-      if (!isKnownOption(bytes)) throw unexpected(firstOptionShown(bytes));
+      // An option where a value belongs: an unknown one, or a flag given a value, is the
+      // error; else the missing value.
+      const long = bytes[1] === 0x2d ? longOption(bytes) : undefined;
+      if (long !== undefined && long.name !== '' && !isName(long.name)) throw unexpected(`--${long.name}`);
+      if (long !== undefined && isName(long.name) && long.value !== undefined && !SPECS[long.name].takesValue) throw unneededValue(long.name, long.value);
+      if (long === undefined && !SHORT.has(String.fromCodePoint(lossyUtf8(bytes.subarray(1)).codePointAt(0)!))) {
+        throw unexpected(`-${String.fromCodePoint(lossyUtf8(bytes.subarray(1)).codePointAt(0)!)}`);
+      }
       throw valueRequired(pending);
     }
     if (rest || bytes.length < 2 || bytes[0] !== 0x2d) {
-      if (bytes.length === 0) throw new UsageError("a value is required for '[FILE]...' but none was supplied", false);
+      if (unparsed !== 'FILE') parsePrevious();
+      unparsed = 'FILE';
       files.push(arg);
       continue;
     }
@@ -126,10 +146,9 @@ export function parseCommandLine(argv: readonly RawArg[]): CommandLine {
         rest = true;
         continue;
       }
-      const eq = bytes.indexOf(0x3d, 2);
-      const name = lossyUtf8(bytes.subarray(2, eq < 0 ? bytes.length : eq));
-      if (!isName(name) || eq === 2) throw unexpected(`--${name}`);
-      const done = use(name, eq < 0 ? undefined : bytes.subarray(eq + 1));
+      const { name, value } = longOption(bytes);
+      if (!isName(name)) throw unexpected(`--${name}`);
+      const done = use(name, value);
       if (done) return done;
       continue;
     }
@@ -152,7 +171,7 @@ export function parseCommandLine(argv: readonly RawArg[]): CommandLine {
     }
   }
   if (pending !== undefined) throw valueRequired(pending);
-  if (unparsed !== undefined) parseValue(unparsed, seen.get(unparsed) as Uint8Array);
+  parsePrevious();
 
   const order = [...seen.keys()];
   for (const name of order) {
@@ -194,22 +213,10 @@ function parseValue(name: Name, bytes: Uint8Array): string | bigint {
   return name === 'derive-key' ? text : parseU64(text, SPECS[name].shown);
 }
 
-/** Whether an argument that starts with `-` begins with an option b3sum knows. */
-function isKnownOption(bytes: Uint8Array): boolean {
-  if (bytes[1] === 0x2d) {
-    if (bytes.length === 2) return true;
-    const eq = bytes.indexOf(0x3d, 2);
-    return eq !== 2 && isName(lossyUtf8(bytes.subarray(2, eq < 0 ? bytes.length : eq)));
-  }
-  return SHORT.has(lossyUtf8(bytes.subarray(1, 2)));
-}
-
-function firstOptionShown(bytes: Uint8Array): string {
-  if (bytes[1] === 0x2d) {
-    const eq = bytes.indexOf(0x3d, 2);
-    return `--${lossyUtf8(bytes.subarray(2, eq < 0 ? bytes.length : eq))}`;
-  }
-  return `-${String.fromCodePoint(lossyUtf8(bytes.subarray(1)).codePointAt(0)!)}`;
+/** `--name` or `--name=value`. */
+function longOption(bytes: Uint8Array): { name: string; value?: Uint8Array } {
+  const eq = bytes.indexOf(0x3d, 2);
+  return eq < 0 ? { name: lossyUtf8(bytes.subarray(2)) } : { name: lossyUtf8(bytes.subarray(2, eq)), value: bytes.subarray(eq + 1) };
 }
 
 export const USAGE = 'Usage: b3web [OPTIONS] [FILE]...';
