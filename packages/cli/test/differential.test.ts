@@ -50,8 +50,7 @@ async function fill(text: string | Uint8Array): Promise<string | Uint8Array> {
 async function compare(s: Scenario) {
   for (const [file, text] of Object.entries(s.checkfiles ?? {})) writeFileSync(join(dir, file), await fill(text));
   const stdin = s.stdinCheck !== undefined ? Buffer.from(await fill(s.stdinCheck)) : s.stdin;
-  const want = await runTool('b3sum', s.args, { cwd: dir, stdin });
-  const got = await runTool('b3web', s.args, { cwd: dir, stdin });
+  const [want, got] = await Promise.all([runTool('b3sum', s.args, { cwd: dir, stdin }), runTool('b3web', s.args, { cwd: dir, stdin })]);
   const shown = s.args.map((a) => JSON.stringify(typeof a === 'string' ? a : Buffer.from(a).toString('latin1'))).join(' ');
   assert.equal(got.stdout.toString('latin1'), want.stdout.toString('latin1'), `stdout of ${shown}\nb3web stderr:\n${got.stderr}`);
   assert.equal(got.status, want.status, `exit status of ${shown}; b3sum said:\n${want.stderr}\nb3web said:\n${got.stderr}`);
