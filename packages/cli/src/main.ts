@@ -10,7 +10,7 @@ import { osErrorReason } from './os-error.js';
 import { poolHasher, type PoolHasher } from './pool-hasher.js';
 import { fromText, NOT_UTF8_HINT, rawArgv, validUtf8, type RawArg } from './raw-argv.js';
 import { fdWriter, type Writer } from './stdout-writer.js';
-import { writeOutput } from './write-output.js';
+import { bytesSource, writeOutput } from './write-output.js';
 
 const NAME = 'b3web';
 const VERSION = '0.1.0';
@@ -100,18 +100,7 @@ async function hashPath(arg: RawArg, args: Args, mode: Mode, pool: PoolHasher, l
 }
 
 function emit(result: OutputReader | Uint8Array, length: bigint, hex: boolean, io: Writer): void {
-  if (result instanceof Uint8Array) writeOutput(fixedReader(result), length, hex, io);
-  else writeOutput(result, length, hex, io);
-}
-
-/** The pool's bytes behind the reader interface writeOutput reads. */
-function fixedReader(bytes: Uint8Array): OutputReader {
-  let at = 0;
-  return {
-    position: 0n,
-    read: (n: number) => bytes.slice(at, (at += n)),
-    readInto: (out: Uint8Array) => void out.set(bytes.subarray(at, (at += out.length))),
-  } as unknown as OutputReader;
+  writeOutput(result instanceof Uint8Array ? bytesSource(result) : result, length, hex, io);
 }
 
 async function hashAll(args: Args, mode: Mode, io: Writer, pool: PoolHasher): Promise<number> {
