@@ -84,13 +84,12 @@ const valueRequired = (name: Name) => new UsageError(`a value is required for '$
 export function parseCommandLine(argv: readonly RawArg[]): CommandLine {
   const seen = new Map<Name, Uint8Array | true>();
   const files: RawArg[] = [];
-  // An option whose value is the next argument, and the values read but not yet parsed: clap
-  // parses a value only when the next argument turns out to be a known one (or at the end).
+  // An option waiting for its value (the next argument), and the argument whose separate values
+  // are not checked yet: clap checks them only when a known option starts, or at the end.
   let pending: Name | undefined;
   let unparsed: Name | 'FILE' | undefined;
   let rest = false;
 
-  // Clap checks the values of an argument when the next one starts, or at the end.
   const parsePrevious = () => {
     if (unparsed === 'FILE') {
       if (files.some((f) => f.bytes.length === 0)) throw new UsageError("a value is required for '[FILE]...' but none was supplied", false);
