@@ -23,6 +23,7 @@ export async function* checkFileLines(chunks: AsyncIterable<Uint8Array>): AsyncG
   // CRs past the limit are kept as a count: trailing ones are dropped by the parser anyway.
   let extraCrs = 0;
   let validator: TextDecoder | undefined;
+  const whole = new TextDecoder('utf-8', { fatal: true });
   const decode = (decoder: TextDecoder, bytes: Uint8Array, stream: boolean) => {
     try {
       return decoder.decode(bytes, { stream });
@@ -59,7 +60,7 @@ export async function* checkFileLines(chunks: AsyncIterable<Uint8Array>): AsyncG
       decode(validator, new Uint8Array(0), false);
       line = { tooLong: true };
     } else {
-      line = { text: decode(new TextDecoder('utf-8', { fatal: true }), Buffer.concat(held, heldBytes), false) };
+      line = { text: decode(whole, Buffer.concat(held, heldBytes), false) };
     }
     held = [];
     heldBytes = 0;
@@ -71,6 +72,13 @@ export async function* checkFileLines(chunks: AsyncIterable<Uint8Array>): AsyncG
   for await (const chunk of chunks) {
     let from = 0;
     for (let lf = chunk.indexOf(LF); lf >= 0; lf = chunk.indexOf(LF, from)) {
+      // A line inside one chunk is read in place: no copy, no allocation outside the JS heap.
+      if (!started && lf - from <= MAX_LINE_BYTES) {
+        const text = decode(whole, chunk.subarray(from, lf), false);
+        from = lf + 1;
+        yield { text };
+        continue;
+      }
       add(chunk.subarray(from, lf));
       from = lf + 1;
       started = false;
