@@ -54,7 +54,7 @@ ${new Date().toISOString().slice(0, 10)}, one run each, peak RSS and wall time f
 |:--|--:|--:|
 ${rows.join('\n')}
 
-b3web makes and writes output 64 KiB at a time and reads check files line by line (a line is held only up to 64 KiB), so neither grows with the input; most of its RSS is Node itself. In the check, every line opens, stats, reads and closes the file it names; in a profile of 200,000 such lines those calls took about three quarters of b3web's time.
+b3web makes and writes output 64 KiB at a time and reads check files line by line (a line is held only up to 64 KiB), so neither grows with the input; most of its RSS is Node itself. In the check, every line opens, stats, reads and closes the file it names; in a CPU profile of 200,000 such lines those calls took most of b3web's time (about three quarters).
 `;
   const doc = join(root, 'docs/BENCHMARKS.md');
   const text = readFileSync(doc, 'utf8');
