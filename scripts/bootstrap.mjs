@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Everything a fresh machine with only Node 20 and npm needs: the pinned pnpm, the workspace
-// dependencies and, with --test, the reference implementation the differential tests use.
+// dependencies and, with --test, the reference implementations the differential tests use.
 import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -21,6 +21,8 @@ must(pnpmBin, ['install', '--frozen-lockfile=' + (process.env.CI ? 'true' : 'fal
 if (forTests) {
   const { ensureOracle } = await import(join(root, 'packages/testkit/setup/oracle-setup.mjs'));
   ensureOracle();
+  const { ensureB3sum } = await import(join(root, 'packages/cli/setup/b3sum-setup.mjs'));
+  ensureB3sum();
   // The e2e tests drive Debian's Chromium, Firefox ESR and WebKitGTK.
   const { ensureBrowsers } = await import('./browsers.mjs');
   ensureBrowsers();

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Times b3web and b3sum on one large file (default 1 GiB, made once in the temp directory) with 1
 // and 2 threads: MB/s and peak RSS from GNU time, median of interleaved rounds. Writes the `cli`
-// section of docs/BENCHMARKS.md. Needs /usr/bin/time and b3sum (`cargo install b3sum`).
+// section of docs/BENCHMARKS.md. Needs /usr/bin/time and b3sum (`node scripts/bootstrap.mjs --test`, or on the PATH).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync, openSync, writeSync, closeSync } from 'node:fs';
 import { tmpdir, cpus } from 'node:os';
@@ -13,6 +13,8 @@ const bin = join(root, 'packages/cli/bin/b3web.js');
 const size = Number(process.env.SIZE ?? 1 << 30);
 const rounds = Number(process.env.ROUNDS ?? 5);
 const file = join(tmpdir(), `b3web-measure-${size}.bin`);
+const local = join(root, '.tools/cargo/bin/b3sum');
+const b3sum = existsSync(local) ? local : 'b3sum';
 
 if (!existsSync(file)) {
   const fd = openSync(file, 'w');
@@ -27,8 +29,8 @@ if (!existsSync(file)) {
 const tools = [
   ['b3web --num-threads 1', process.execPath, [bin, '--num-threads', '1', file]],
   ['b3web --num-threads 2', process.execPath, [bin, '--num-threads', '2', file]],
-  ['b3sum --num-threads 1', 'b3sum', ['--num-threads', '1', file]],
-  ['b3sum --num-threads 2', 'b3sum', ['--num-threads', '2', file]],
+  ['b3sum --num-threads 1', b3sum, ['--num-threads', '1', file]],
+  ['b3sum --num-threads 2', b3sum, ['--num-threads', '2', file]],
 ];
 const results = new Map(tools.map(([name]) => [name, { secs: [], rssKiB: [] }]));
 let expected;
@@ -49,7 +51,7 @@ for (let r = -1; r < rounds; r++) {
 const median = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
 const rows = [...results].map(([name, { secs, rssKiB }]) =>
   `| ${name} | ${(size / 1e6 / median(secs)).toFixed(0)} | ${median(secs).toFixed(2)} | ${(median(rssKiB) / 1024).toFixed(0)} |`);
-const b3sumVersion = spawnSync('b3sum', ['--version'], { encoding: 'utf8' }).stdout.trim();
+const b3sumVersion = spawnSync(b3sum, ['--version'], { encoding: 'utf8' }).stdout.trim();
 const section = `## Command line: b3web beside b3sum
 
 ${new Date().toISOString().slice(0, 10)}, a ${size / 2 ** 30} GiB file in the page cache, whole-process time (Node start-up and worker start included) and peak RSS from GNU time, median of ${rounds} interleaved rounds after a warm-up round; ${cpus()[0]?.model ?? 'CPU'}, ${cpus().length} cores (shared with other work), Node ${process.versions.node}, ${b3sumVersion}. Run: \`node packages/cli/scripts/measure-cli.mjs\`.

@@ -1,39 +1,45 @@
-import { hexToBytes } from '@blake3-web/core';
 import { unescapeName } from './escape-name.js';
 
 export type CheckLine = {
-  /** The name as written in the check file (escaped), to echo back in the report. */
+  /** The name as written in the check file (escaped, with its leading backslash), to echo back. */
   shown: string;
   path: string;
-  expected: Uint8Array;
+  /** Lowercase hex, 64 digits. */
+  expectedHex: string;
 };
 
 const HEX_LEN = 64;
+const TAG_START = 'BLAKE3 (';
+const TAG_END = ') = ';
 
 /**
- * One line of a check file, in either format b3sum writes: `<hex>  <name>` or the BSD-style
- * `BLAKE3 (<name>) = <hex>`; a leading backslash marks an escaped name.
+ * One line of a check file, parsed as b3sum 1.8 parses it: `<hex>  <name>` (split at the first
+ * two spaces) or else `BLAKE3 (<name>) = <hex>` (split at the last `) = `); trailing CRs and LFs
+ * dropped; a leading backslash marks an escaped name. Errors carry b3sum's messages.
  */
 export function parseCheckLine(raw: string): CheckLine {
-  let line = raw.endsWith('\n') ? raw.slice(0, -1) : raw;
-  if (line.endsWith('\r')) line = line.slice(0, -1);
+  const line = raw.replace(/[\r\n]+$/, '');
   if (line === '') throw new Error('Empty line');
   const escaped = line.startsWith('\\');
-  if (escaped) line = line.slice(1);
+  const body = escaped ? line.slice(1) : line;
   let hex: string, name: string;
-  const tag = /^BLAKE3 \((.*)\) = ([^ ]*)$/s.exec(line);
-  if (tag) {
-    [, name, hex] = tag;
+  const gap = body.indexOf('  ');
+  if (gap >= 0) {
+    hex = body.slice(0, gap);
+    name = body.slice(gap + 2);
   } else {
-    if (line.length <= HEX_LEN + 2 || line.slice(HEX_LEN, HEX_LEN + 2) !== '  ') throw new Error('Invalid check line format');
-    hex = line.slice(0, HEX_LEN);
-    name = line.slice(HEX_LEN + 2);
+    const end = body.startsWith(TAG_START) ? body.lastIndexOf(TAG_END) : -1;
+    if (end < TAG_START.length) throw new Error('Invalid check line format');
+    name = body.slice(TAG_START.length, end);
+    hex = body.slice(end + TAG_END.length);
   }
-  // Lowercase only, as b3sum writes them.
-  if (hex.length !== HEX_LEN || !/^[0-9a-f]*$/.test(hex)) throw new Error('Invalid hex');
+  // Lengths in UTF-8 bytes, as Rust counts them; digits lowercase only, as b3sum writes them.
+  if (Buffer.byteLength(hex, 'utf8') !== HEX_LEN) throw new Error('Invalid hash length');
+  if (!/^[0-9a-f]*$/.test(hex)) throw new Error('Invalid hex');
   const path = escaped ? unescapeName(name) : name;
+  if (path === '') throw new Error('empty file path');
   // A check is a security tool: refuse names that could stand for more than one file.
   if (path.includes('\0')) throw new Error('Null character in path');
   if (path.includes('\uFFFD')) throw new Error('Unicode replacement character in path');
-  return { shown: (escaped ? '\\' : '') + name, path, expected: hexToBytes(hex) };
+  return { shown: (escaped ? '\\' : '') + name, path, expectedHex: hex };
 }

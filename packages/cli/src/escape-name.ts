@@ -1,24 +1,17 @@
-// File names in b3sum's output and check files: a name with a backslash or a newline is written
-// with `\\` and `\n` escapes, and the line gets a leading backslash to say so.
+// File names in b3sum's output and check files: a name with a backslash, a newline or a carriage
+// return is written with `\\`, `\n` and `\r` escapes, and its line starts with a backslash to say so.
 
 export function escapeName(name: string): { text: string; escaped: boolean } {
-  if (!name.includes('\\') && !name.includes('\n')) return { text: name, escaped: false };
-  return { text: name.replaceAll('\\', '\\\\').replaceAll('\n', '\\n'), escaped: true };
+  if (!/[\\\n\r]/.test(name)) return { text: name, escaped: false };
+  return { text: name.replaceAll('\\', '\\\\').replaceAll('\n', '\\n').replaceAll('\r', '\\r'), escaped: true };
 }
 
-/** Reverses escapeName; anything but `\\` and `\n` after a backslash is an error. */
+/** Reverses escapeName; anything but `\\`, `\n` and `\r` after a backslash is an error. */
 export function unescapeName(text: string): string {
-  let out = '';
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c !== '\\') {
-      out += c;
-      continue;
-    }
-    const next = text[++i];
-    if (next === 'n') out += '\n';
-    else if (next === '\\') out += '\\';
-    else throw new Error('Invalid backslash escape');
-  }
-  return out;
+  return text.replace(/\\(.?)/gs, (_, next: string) => {
+    if (next === 'n') return '\n';
+    if (next === 'r') return '\r';
+    if (next === '\\') return '\\';
+    throw new Error('Invalid backslash escape');
+  });
 }

@@ -1,45 +1,65 @@
-import { bytesToHex, type OutputReader } from '@blake3-web/core';
-import { readFile, stat } from 'node:fs/promises';
+import { hexToBytes, type OutputReader } from '@blake3-web/core';
+import { closeSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { HELP, parseCommandLine, USAGE, UsageError, type Args } from './args.js';
+import { checkFileLines } from './check-lines.js';
 import { parseCheckLine } from './check-line.js';
 import { escapeName } from './escape-name.js';
-import { hashFileHere, hashStdin, readKeyFromStdin, type Mode } from './hash-input.js';
+import { hashOpenFile, hashStdin, openPath, readKeyFromStdin, regularFileSize, type Mode } from './hash-input.js';
 import { osErrorReason } from './os-error.js';
 import { poolHasher, type PoolHasher } from './pool-hasher.js';
+import { fromText, NOT_UTF8_HINT, rawArgv, validUtf8, type RawArg } from './raw-argv.js';
+import { fdWriter, type Writer } from './stdout-writer.js';
+import { bytesSource, writeOutput } from './write-output.js';
 
 const NAME = 'b3web';
 const VERSION = '0.1.0';
+/** BLAKE3's output stream ends here (spec, section 2.6). */
+const XOF_END = 1n << 64n;
 
-type Io = { out: (s: string | Uint8Array) => void; err: (s: string) => void };
-const stdio: Io = {
-  out: (s) => void process.stdout.write(s),
-  err: (s) => void process.stderr.write(s),
-};
-
-/** Runs the tool with `argv` (without node and the script); resolves to the exit status. */
-export async function main(argv: readonly string[], io: Io = stdio): Promise<number> {
-  let args: Args;
+/**
+ * Runs the tool with `argv` (the arguments after the script; raw bytes where the system gives
+ * them) and resolves to the exit status, b3sum's for the same command line.
+ */
+export async function main(argv: readonly (string | RawArg)[] = rawArgv(), io: Writer = fdWriter()): Promise<number> {
   try {
-    args = parseCommandLine(argv);
+    return await run(argv.map((a) => (typeof a === 'string' ? fromText(a) : a)), io);
+  } catch (err) {
+    // What stops the whole run (a check file that cannot be read, stdout closed), worded as
+    // b3sum's `main` returning an error.
+    io.err(`Error: ${osErrorReason(err)}\n`);
+    return 1;
+  } finally {
+    try {
+      io.flush();
+    } catch {
+      // Standard output is gone; the status already says so.
+    }
+  }
+}
+
+async function run(argv: RawArg[], io: Writer): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseCommandLine(argv);
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
-    io.err(`error: ${err.message}\n\n${USAGE}\n\nFor more information, try '--help'.\n`);
+    const tip = err.tip === undefined ? '' : `\n  tip: ${err.tip}\n`;
+    const usage = err.showUsage ? `\n${USAGE}\n` : '';
+    io.err(`error: ${err.message}\n${tip}${usage}\nFor more information, try '--help'.\n`);
     return 2;
   }
-  if (args.help) return io.out(HELP), 0;
-  if (args.version) return io.out(`${NAME} ${VERSION}\n`), 0;
-  if (args.raw && args.files.length > 1) {
-    io.err(`${NAME}: Only one filename can be provided when using --raw\n`);
-    return 1;
+  if (parsed.kind === 'help') return io.out(HELP), 0;
+  if (parsed.kind === 'version') return io.out(`${NAME} ${VERSION}\n`), 0;
+  const args = parsed.args;
+  if (args.raw && args.files.length > 1) throw new Error('Only one filename can be provided when using --raw');
+  const length = args.check ? 32n : args.length;
+  if (args.seek + length > XOF_END) {
+    throw new Error(`--seek ${args.seek} with ${length} output bytes goes past the end of BLAKE3's output stream (2^64 bytes)`);
   }
   let mode: Mode = {};
-  try {
-    if (args.keyed) mode = { key: await readKeyFromStdin() };
-    else if (args.deriveKey !== undefined) mode = { context: args.deriveKey };
-  } catch (err) {
-    io.err(`${NAME}: ${(err as Error).message}\n`);
-    return 1;
-  }
+  if (args.keyed) mode = { key: await readKeyFromStdin() };
+  else if (args.deriveKey !== undefined) mode = { context: args.deriveKey };
   const pool = poolHasher(args.numThreads);
   try {
     return args.check ? await checkAll(args, mode, io, pool) : await hashAll(args, mode, io, pool);
@@ -48,84 +68,122 @@ export async function main(argv: readonly string[], io: Io = stdio): Promise<num
   }
 }
 
-/** `length` output bytes from position `seek` of the hash of `path` (`-` is standard input). */
-async function hashPath(path: string, args: Args, mode: Mode, pool: PoolHasher, length: number): Promise<Uint8Array> {
+const isStdin = (arg: RawArg) => arg.bytes.length === 1 && arg.bytes[0] === 0x2d;
+
+/** The output reader of `arg` at `--seek`, or its first `length` bytes when the worker pool hashed it. */
+async function hashPath(arg: RawArg, args: Args, mode: Mode, pool: PoolHasher, length: bigint): Promise<OutputReader | Uint8Array> {
   let reader: OutputReader;
-  if (path === '-') {
+  if (isStdin(arg)) {
     if (args.keyed) throw new Error('Cannot open `-` in keyed mode');
     reader = await hashStdin(mode);
   } else {
-    const info = await stat(path);
-    // The pool gives output from position 0; a seek reads the XOF here.
-    const pooled = info.isFile() && args.seek === 0n ? await pool.hash(path, info.size, mode, length) : undefined;
-    if (pooled) return pooled;
-    reader = await hashFileHere(path, mode);
+    let fd: number;
+    try {
+      fd = openPath(arg.bytes);
+    } catch (err) {
+      if (arg.exact === false && (err as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`${osErrorReason(err)}; ${NOT_UTF8_HINT}`);
+      throw err;
+    }
+    try {
+      // The pool opens files by name and gives output from position 0.
+      const name = arg.exact === false || args.seek !== 0n ? undefined : validUtf8(arg.bytes);
+      const size = name === undefined ? undefined : regularFileSize(fd);
+      const pooled = size === undefined ? undefined : await pool.hash(name!, size, mode, Number(length));
+      if (pooled) return pooled;
+      reader = hashOpenFile(fd, mode);
+    } finally {
+      closeSync(fd);
+    }
   }
   reader.position = args.seek;
-  return reader.read(length);
+  return reader;
 }
 
-async function hashAll(args: Args, mode: Mode, io: Io, pool: PoolHasher): Promise<number> {
+function emit(result: OutputReader | Uint8Array, length: bigint, hex: boolean, io: Writer): void {
+  writeOutput(result instanceof Uint8Array ? bytesSource(result) : result, length, hex, io);
+}
+
+async function hashAll(args: Args, mode: Mode, io: Writer, pool: PoolHasher): Promise<number> {
   let status = 0;
-  for (const path of args.files) {
-    let bytes: Uint8Array;
+  for (const arg of args.files) {
+    let result: OutputReader | Uint8Array;
     try {
-      bytes = await hashPath(path, args, mode, pool, args.length);
+      result = await hashPath(arg, args, mode, pool, args.length);
     } catch (err) {
-      io.err(`${NAME}: ${path}: ${osErrorReason(err)}\n`);
+      io.err(`${NAME}: ${arg.text}: ${osErrorReason(err)}\n`);
       status = 1;
       continue;
     }
+    // Writing is outside the per-file error handling: a closed stdout ends the run.
     if (args.raw) {
-      io.out(bytes);
-    } else if (args.noNames) {
-      io.out(`${bytesToHex(bytes)}\n`);
-    } else {
-      const { text, escaped } = escapeName(path);
-      const prefix = escaped ? '\\' : '';
-      io.out(args.tag ? `${prefix}BLAKE3 (${text}) = ${bytesToHex(bytes)}\n` : `${prefix}${bytesToHex(bytes)}  ${text}\n`);
+      emit(result, args.length, false, io);
+      continue;
     }
+    if (args.noNames) {
+      emit(result, args.length, true, io);
+      io.out('\n');
+      continue;
+    }
+    const { text, escaped } = escapeName(arg.text);
+    if (escaped) io.out('\\');
+    if (args.tag) io.out(`BLAKE3 (${text}) = `);
+    emit(result, args.length, true, io);
+    io.out(args.tag ? '\n' : `  ${text}\n`);
   }
   return status;
 }
 
-async function checkAll(args: Args, mode: Mode, io: Io, pool: PoolHasher): Promise<number> {
-  let failed = 0;
-  for (const checkfile of args.files) {
-    let text: string;
-    try {
-      text = checkfile === '-' ? await readStdinText() : await readFile(checkfile, 'utf8');
-    } catch (err) {
-      io.err(`${NAME}: ${checkfile}: ${osErrorReason(err)}\n`);
-      return 1;
+async function* fileChunks(path: Uint8Array): AsyncGenerator<Uint8Array> {
+  const file = await open(Buffer.from(path.buffer, path.byteOffset, path.length), 'r');
+  try {
+    const buf = new Uint8Array(64 << 10);
+    for (;;) {
+      const { bytesRead } = await file.read(buf, 0, buf.length, null);
+      if (bytesRead === 0) return;
+      yield buf.subarray(0, bytesRead);
     }
-    for (const line of text.split(/(?<=\n)/)) {
-      let parsed;
-      try {
-        parsed = parseCheckLine(line);
-      } catch (err) {
-        io.err(`${NAME}: ${(err as Error).message}\n`);
-        failed++;
-        continue;
-      }
-      let found: Uint8Array;
-      try {
-        found = await hashPath(parsed.path, args, mode, pool, 32);
-      } catch (err) {
-        io.out(`${parsed.shown}: FAILED (${osErrorReason(err)})\n`);
-        failed++;
-        continue;
-      }
-      if (equal(found, parsed.expected)) {
-        if (!args.quiet) io.out(`${parsed.shown}: OK\n`);
-      } else {
-        io.out(`${parsed.shown}: FAILED\n`);
-        failed++;
-      }
+  } finally {
+    await file.close();
+  }
+}
+
+async function checkAll(args: Args, mode: Mode, io: Writer, pool: PoolHasher): Promise<number> {
+  let failed = 0;
+  // A check file that cannot be read or is not UTF-8 ends the run (main reports it), as in b3sum.
+  for (const checkfile of args.files) {
+    const chunks = isStdin(checkfile) ? (process.stdin as AsyncIterable<Uint8Array>) : fileChunks(checkfile.bytes);
+    for await (const line of checkFileLines(chunks)) {
+      if (!(await checkOne(line, args, mode, io, pool))) failed++;
     }
   }
   if (failed > 0) io.err(`${NAME}: WARNING: ${failed} computed checksum${failed === 1 ? '' : 's'} did NOT match\n`);
   return failed > 0 ? 1 : 0;
+}
+
+/** Checks one line; false when it fails (malformed, unreadable, or a different hash). */
+async function checkOne(line: { text: string } | { tooLong: true }, args: Args, mode: Mode, io: Writer, pool: PoolHasher): Promise<boolean> {
+  let parsed;
+  try {
+    if ('tooLong' in line) throw new Error('Check line too long to name a file');
+    parsed = parseCheckLine(line.text);
+  } catch (err) {
+    io.err(`${NAME}: ${(err as Error).message}\n`);
+    return false;
+  }
+  let found: Uint8Array;
+  try {
+    const result = await hashPath(fromText(parsed.path), args, mode, pool, 32n);
+    found = result instanceof Uint8Array ? result : result.read(32);
+  } catch (err) {
+    io.out(`${parsed.shown}: FAILED (${osErrorReason(err)})\n`);
+    return false;
+  }
+  if (equal(found, hexToBytes(parsed.expectedHex))) {
+    if (!args.quiet) io.out(`${parsed.shown}: OK\n`);
+    return true;
+  }
+  io.out(`${parsed.shown}: FAILED\n`);
+  return false;
 }
 
 /** Constant-time comparison: a check must not leak where a digest differs. */
@@ -133,10 +191,4 @@ function equal(a: Uint8Array, b: Uint8Array): boolean {
   let diff = a.length ^ b.length;
   for (let i = 0; i < a.length && i < b.length; i++) diff |= a[i] ^ b[i];
   return diff === 0;
-}
-
-async function readStdinText(): Promise<string> {
-  const parts: Buffer[] = [];
-  for await (const chunk of process.stdin) parts.push(chunk as Buffer);
-  return Buffer.concat(parts).toString('utf8');
 }

@@ -11,6 +11,7 @@ const MESSAGES: Record<string, string> = {
   EMFILE: 'Too many open files',
   EIO: 'Input/output error',
   ENXIO: 'No such device or address',
+  EPIPE: 'Broken pipe',
 };
 
 export function osErrorReason(err: unknown): string {

@@ -23,25 +23,35 @@ describe('b3web', () => {
     assert.equal(run(['-V']).stdout, `b3web ${version}\n`);
   });
 
+
   it('file names escape and unescape as b3sum does', () => {
-    for (const name of ['plain', 'a\\b', 'a\nb', '\\\n\\\\\n', 'é ✓']) {
+    for (const name of ['plain', 'a\\b', 'a\nb', 'a\rb', '\\\n\\\\\r\n', 'é ✓']) {
       const { text, escaped } = escapeName(name);
-      assert.equal(escaped, name.includes('\\') || name.includes('\n'));
+      assert.equal(escaped, /[\\\n\r]/.test(name));
       assert.equal(escaped ? unescapeName(text) : text, name);
-      assert.ok(!text.includes('\n'));
+      assert.ok(!/[\n\r]/.test(text));
     }
     assert.throws(() => unescapeName('a\\tb'), /Invalid backslash escape/);
     assert.throws(() => unescapeName('a\\'), /Invalid backslash escape/);
   });
 
-  it('check lines: both formats, escapes, and every malformed kind', () => {
+  it("check lines: each malformed kind has b3sum's message", () => {
     const hex = 'ab'.repeat(32);
-    assert.deepEqual(parseCheckLine(`${hex}  f x\n`).path, 'f x');
-    assert.deepEqual(parseCheckLine(`BLAKE3 (a (b)) = ${hex}\r\n`).path, 'a (b)');
-    assert.deepEqual(parseCheckLine(`\\${hex}  a\\nb\\\\c\n`), { shown: '\\a\\nb\\\\c', path: 'a\nb\\c', expected: new Uint8Array(32).fill(0xab) });
-    assert.throws(() => parseCheckLine('\n'), /Empty line/);
-    assert.throws(() => parseCheckLine(`${hex} x\n`), /Invalid check line format/);
-    assert.throws(() => parseCheckLine(`${hex.toUpperCase()}  x\n`), /Invalid hex/);
-    assert.throws(() => parseCheckLine(`${hex}  x\u{FFFD}\n`), /replacement character/);
+    assert.deepEqual(parseCheckLine(`\\${hex}  a\\nb\\\\c\\r\r\n`), { shown: '\\a\\nb\\\\c\\r', path: 'a\nb\\c\r', expectedHex: hex });
+    for (const [line, message] of [
+      ['\r\n', 'Empty line'],
+      [`${hex} x`, 'Invalid check line format'],
+      [`${hex}0  x`, 'Invalid hash length'],
+      [`${hex.slice(2)}  x`, 'Invalid hash length'],
+      [`${hex.slice(2)}é  x`, 'Invalid hex'],
+      [`${hex.toUpperCase()}  x`, 'Invalid hex'],
+      [`${hex}  `, 'empty file path'],
+      [`BLAKE3 () = ${hex}`, 'empty file path'],
+      [`\\${hex}  x\\`, 'Invalid backslash escape'],
+      [`${hex}  x\0`, 'Null character in path'],
+      [`${hex}  x\u{FFFD}`, 'Unicode replacement character in path'],
+    ]) {
+      assert.throws(() => parseCheckLine(line), { message }, JSON.stringify(line));
+    }
   });
 });

@@ -1,11 +1,11 @@
-// Command lines run by both b3sum (to record the fixtures) and b3web (in the tests), over the
-// same files, made here the same way every time.
+// Command lines run by both b3sum and b3web in the differential test, over the same files, made
+// here the same way every time.
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const paint = (n, seed) => Uint8Array.from({ length: n }, (_, i) => (i * 7 + seed) % 251);
-const KEY = Uint8Array.from({ length: 32 }, (_, i) => i + 100);
+export const KEY = Uint8Array.from({ length: 32 }, (_, i) => i + 100);
 
 /** Creates the test files in a new temporary directory and returns its path. */
 export function makeFiles() {
@@ -20,11 +20,20 @@ export function makeFiles() {
     'odd\nname': 70,
     'back\\slash': 71,
     'both\\and\nname': 72,
+    'cr\r': 73,
+    'a\r\nb': 74,
+    ' lead  and trail ': 75,
   };
   for (const [name, size] of Object.entries(files)) writeFileSync(join(dir, name), paint(size, size % 13));
+  // Names that are not UTF-8 (Linux file names are bytes).
+  writeFileSync(Buffer.concat([Buffer.from(dir + '/'), CAFE_LATIN1]), paint(76, 1));
+  writeFileSync(Buffer.concat([Buffer.from(dir + '/'), LONE_CONTINUATION]), paint(77, 2));
   mkdirSync(join(dir, 'a-directory'));
   return dir;
 }
+
+export const CAFE_LATIN1 = Buffer.from('caf\xe9.txt', 'latin1');
+const LONE_CONTINUATION = Buffer.from([0x78, 0x80, 0xff, 0xed, 0xa0, 0x80, 0xf0, 0x9f, 0x98, 0x79]);
 
 /**
  * Each scenario: arguments, optional stdin (bytes), and check files to write first (their
@@ -86,4 +95,68 @@ export const scenarios = [
   },
   { name: 'check from stdin', args: ['-c'], stdinCheck: '{hash:one}  one\n{hash:medium}  medium\r\n' },
   { name: 'check a missing checkfile', args: ['-c', 'nope'] },
+
+  // Names that are not UTF-8 open by their bytes and print lossily.
+  { name: 'a Latin-1 name', args: [CAFE_LATIN1, 'one'] },
+  { name: 'invalid UTF-8 of every kind in a name', args: [LONE_CONTINUATION, '--tag', Buffer.from('missing\xff', 'latin1')] },
+  { name: 'invalid UTF-8 in a value', args: ['--derive-key', Buffer.from([0xff]), 'one'] },
+  { name: 'invalid UTF-8 in an unknown flag', args: [Buffer.from('--\xff', 'latin1')] },
+  { name: 'check a file that is not UTF-8', args: ['-c', 'latin1-sums'], checkfiles: { 'latin1-sums': Buffer.from('{hash:one}  one\ncaf\xe9  one\n{hash:one}  one\n', 'latin1') } },
+
+  // CR, LF and backslash in names: escapes and check lines as b3sum 1.8 writes and reads them.
+  { name: 'names with CR and CRLF', args: ['cr\r', 'a\r\nb', ' lead  and trail '] },
+  { name: 'tagged names with CR', args: ['--tag', 'cr\r', 'a\r\nb'] },
+  {
+    name: 'check: escaped CR, extra CRs and CRLF endings, spaces in names',
+    args: ['-c', 'sums'],
+    checkfiles: { sums: '\\{hash:cr\r}  cr\\r\r\n\\{hash:a\r\nb}  a\\r\\nb\n{hash:one}  one\r\r\n{hash:one}  one\r\r\r\n{hash: lead  and trail }   lead  and trail \nBLAKE3 (cr\\r) = {hash:cr\r}\n' },
+  },
+  {
+    name: 'check: malformed lines, each with its message',
+    args: ['-c', 'sums'],
+    checkfiles: {
+      sums: '{hash:one}0  one\n' + '0'.repeat(62) + '  one\n' + '0'.repeat(66) + '  one\n{hash:one}  \n\\{hash:one}  \n' +
+        'BLAKE3 () = {hash:one}\nBLAKE3 (one) = {hash:one}0\nBLAKE3 (a) = b) = {hash:one}\n{hash:one}  one\\\n\\{hash:one}  one\\\n' +
+        '{hash:one}  \uFFFD\n\r\n\n\\\n{hash:one}\n',
+    },
+  },
+  { name: 'check an empty check file', args: ['-c', 'empty'] },
+  { name: 'check a directory', args: ['--check', 'a-directory'] },
+  { name: 'check two files, the second missing', args: ['-c', 'sums', 'nope', 'sums'], checkfiles: { sums: '{hash:one}  one\n' } },
+  { name: 'check with a seek', args: ['-c', '--seek', '1', 'sums'], checkfiles: { sums: '{hash:one}  one\n' } },
+
+  // Usage and messages.
+  { name: 'length -1', args: ['--length', '-1', 'one'] },
+  { name: 'seek without a value', args: ['one', '--seek'] },
+  { name: 'length without a value', args: ['-l'] },
+  { name: 'an empty file argument', args: ['one', ''] },
+  { name: 'an empty argument after --', args: ['--', ''] },
+  { name: 'length 2^64 - 1 past the first block is accepted', args: ['--seek', '18446744073709551551', '--length', '64', 'one'] },
+  { name: 'length 2^64', args: ['-l', '18446744073709551616', 'one'] },
+  { name: 'num-threads 300 on a multi-subtree file', args: ['--num-threads', '300', 'large', 'one'] },
+  { name: 'num-threads 0', args: ['--num-threads', '0', 'large'] },
+  { name: 'num-threads -1', args: ['--num-threads', '-1', 'one'] },
+  { name: 'num-threads empty', args: ['--num-threads=', 'one'] },
+  { name: 'value forms -l5 -l=5 --length=+5', args: ['-l5', 'one', '-l=5'] },
+  { name: 'a flag given twice', args: ['--tag', 'one', '--tag'] },
+  { name: 'an option given twice', args: ['-l', '1', '--length=2', 'one'] },
+  { name: 'a value for a flag', args: ['--raw=yes', 'one'] },
+  { name: 'an unknown short flag in a cluster', args: ['-cx', 'one'] },
+  { name: 'a flag where a value belongs', args: ['--length', '--raw', 'one'] },
+  { name: 'an unknown flag where a value belongs', args: ['--length', '--bogus', 'one'] },
+  { name: 'a bad value before an unknown flag', args: ['--length', 'x', '--bogus'] },
+  { name: 'a bad value before a repeated flag', args: ['--length', 'x', '--raw', '--raw'] },
+  { name: 'conflicts listed in order', args: ['--derive-key', 'x', '-c', '--keyed', 'one'] },
+  { name: 'quiet with a flag that conflicts with check', args: ['--quiet', '--no-names', 'one'] },
+  { name: 'quiet and keyed without files', args: ['--quiet', '--keyed'] },
+  { name: 'double dash then flags as names', args: ['-l', '3', '--', '-l', 'one', '--'] },
+  { name: 'raw with two files reads no key', args: ['--raw', '--keyed', 'one', 'small'], stdin: KEY },
+];
+
+/** Pieces of command lines for the generated cases: flags, values (small, bad, empty) and files. */
+export const generatedTokens = [
+  '--length', '-l', '--seek', '--num-threads', '--derive-key', '3', '0', '1', '65', '-1', 'x', '', '+2',
+  '--raw', '--tag', '--no-names', '--no-mmap', '-c', '--check', '--quiet', '--keyed', '--bogus', '-x', '--', '-',
+  '-l7', '-l=2', '--length=4', '--seek=70', '-cl', '-lc', '--raw=1',
+  'one', 'small', 'medium', 'missing', 'a-directory', 'sums', 'odd\nname', 'cr\r', 'back\\slash', CAFE_LATIN1,
 ];
