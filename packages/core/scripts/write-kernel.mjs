@@ -1,0 +1,8 @@
+#!/usr/bin/env node
+// Writes dist/kernel.wasm, the package's kernel file, from the generator in dist (run after tsc):
+// the same bytes the library generates at run time, for runtimes that only take precompiled
+// modules (see ready({ module }) in the README).
+import { writeFileSync } from 'node:fs';
+
+const { kernelModule } = await import(new URL('../dist/wasm/_kernel-module.js', import.meta.url).href);
+writeFileSync(new URL('../dist/kernel.wasm', import.meta.url), kernelModule());
