@@ -16,21 +16,21 @@ const EXPORTS: Readonly<Record<string, string | number>> = { chunks: 5, xof: 5, 
 function shapeMismatch(module: WebAssembly.Module): string | undefined {
   const imports = WebAssembly.Module.imports(module);
   if (imports.length > 0) return `it imports ${imports.map((i) => `${i.module}.${i.name}`).join(', ')}`;
-  const exports = WebAssembly.Module.exports(module);
+  const entries = WebAssembly.Module.exports(module);
   const names = Object.keys(EXPORTS);
-  const kinds = exports.map((e) => `${e.name}:${e.kind}`).sort().join(', ');
+  const kinds = entries.map((e) => `${e.name}:${e.kind}`).sort().join(', ');
   const expected = names.map((n) => `${n}:${EXPORTS[n] === 'memory' ? 'memory' : 'function'}`).sort().join(', ');
   return kinds === expected ? undefined : `it exports ${kinds || 'nothing'}, the kernel ${expected}`;
 }
 
 function instanceMismatch(instance: WebAssembly.Instance): string | undefined {
-  const exports = instance.exports;
+  const entries = instance.exports;
   for (const [name, arity] of Object.entries(EXPORTS)) {
-    if (typeof arity === 'number' && (exports[name] as (...args: number[]) => void).length !== arity) {
-      return `its ${name} takes ${(exports[name] as () => void).length} arguments, the kernel's ${arity}`;
+    if (typeof arity === 'number' && (entries[name] as (...args: number[]) => void).length !== arity) {
+      return `its ${name} takes ${(entries[name] as () => void).length} arguments, the kernel's ${arity}`;
     }
   }
-  const bytes = (exports.memory as WebAssembly.Memory).buffer.byteLength;
+  const bytes = (entries.memory as WebAssembly.Memory).buffer.byteLength;
   return bytes === PAGES * 65536 ? undefined : `its memory has ${bytes / 65536} pages, the kernel's ${PAGES}`;
 }
 
