@@ -4,6 +4,7 @@
 import { officialVectors } from '@blake3-web/testkit';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { startWorkerd, type Workerd } from './workerd/serve.ts';
 import type { VectorsRequest, VectorsResponse } from './workerd/worker.ts';
 
@@ -29,9 +30,9 @@ function assertOfficial(got: VectorsResponse): void {
 }
 
 describe('workerd (Cloudflare Workers runtime)', () => {
-  let w: Workerd;
+  let w: Workerd<'module' | 'fallback'>;
   before(async () => {
-    w = await startWorkerd();
+    w = await startWorkerd({ file: fileURLToPath(new URL('workerd/worker.ts', import.meta.url)) }, ['module', 'fallback']);
   });
   after(() => w?.stop());
 

@@ -1,7 +1,7 @@
-// Runs test/workerd/worker.ts in workerd, the Workers runtime from npm, as a user's Worker would
-// be deployed: bundled by esbuild, with @blake3-web/core/kernel.wasm resolved through the
-// package's exports and embedded as a Wasm module. Two services, each its own isolate:
-// "module" hands the kernel to the library, "fallback" does not.
+// Runs a Worker in workerd, the Workers runtime from npm, as a user's Worker is deployed: bundled
+// by esbuild, with @blake3-web/core/kernel.wasm resolved through the package's exports and
+// embedded as a Wasm module. Each named service is the same Worker in its own isolate, with its
+// name in the SUPPLY binding.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
@@ -12,15 +12,15 @@ import { build } from 'esbuild';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const workerd = fileURLToPath(new URL('../../node_modules/.bin/workerd', import.meta.url));
-export const SERVICES = ['module', 'fallback'] as const;
-export type Service = (typeof SERVICES)[number];
 
-export type Workerd = { readonly url: Record<Service, string>; stop(): Promise<void> };
+export type Workerd<S extends string> = { readonly url: Record<S, string>; stop(): Promise<void> };
+/** A file, or module text that resolves imports from this package. */
+export type WorkerSource = { readonly file: string } | { readonly contents: string };
 
 /** Bundles the Worker into `dir` as worker.js and kernel.wasm. */
-async function bundle(dir: string): Promise<void> {
+async function bundle(source: WorkerSource, dir: string): Promise<void> {
   await build({
-    entryPoints: [join(here, 'worker.ts')],
+    ...('file' in source ? { entryPoints: [source.file] } : { stdin: { contents: source.contents, resolveDir: join(here, '../..'), sourcefile: 'worker.js' } }),
     outfile: join(dir, 'worker.js'),
     bundle: true,
     format: 'esm',
@@ -45,7 +45,7 @@ async function bundle(dir: string): Promise<void> {
   });
 }
 
-const config = (services: readonly Service[]) => `using Workerd = import "/workerd/workerd.capnp";
+const config = (services: readonly string[]) => `using Workerd = import "/workerd/workerd.capnp";
 const config :Workerd.Config = (
   services = [${services.map((s) => `(name = "${s}", worker = (
     modules = [(name = "worker.js", esModule = embed "worker.js"), (name = "kernel.wasm", wasm = embed "kernel.wasm")],
@@ -67,17 +67,18 @@ function listen(): Promise<Server> {
 
 const fdOf = (server: Server) => (server as unknown as { _handle: { fd: number } })._handle.fd;
 
-export async function startWorkerd(): Promise<Workerd> {
+/** The Worker from `source` served as each of `services`, on free ports of 127.0.0.1. */
+export async function startWorkerd<S extends string>(source: WorkerSource, services: readonly S[]): Promise<Workerd<S>> {
   const dir = mkdtempSync(join(tmpdir(), 'blake3-workerd-'));
   let child: ChildProcess | undefined;
   const servers: Server[] = [];
   try {
-    await bundle(dir);
-    writeFileSync(join(dir, 'config.capnp'), config(SERVICES));
-    for (const _ of SERVICES) servers.push(await listen());
-    const url = Object.fromEntries(SERVICES.map((s, i) => [s, `http://127.0.0.1:${(servers[i].address() as { port: number }).port}`])) as Record<Service, string>;
+    await bundle(source, dir);
+    writeFileSync(join(dir, 'config.capnp'), config(services));
+    for (const _ of services) servers.push(await listen());
+    const url = Object.fromEntries(services.map((s, i) => [s, `http://127.0.0.1:${(servers[i].address() as { port: number }).port}`])) as Record<S, string>;
     // The sockets become fds 3, 4, ... of workerd.
-    const args = ['serve', 'config.capnp', ...SERVICES.map((s, i) => `--socket-fd=${s}=${3 + i}`)];
+    const args = ['serve', 'config.capnp', ...services.map((s, i) => `--socket-fd=${s}=${3 + i}`)];
     child = spawn(workerd, args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe', ...servers.map(fdOf)] });
     let output = '';
     child.stdout!.on('data', (d) => (output += d));
@@ -85,7 +86,7 @@ export async function startWorkerd(): Promise<Workerd> {
     const exited = new Promise<never>((_, reject) => child!.once('exit', (code) => reject(new Error(`workerd exited (${code}): ${output}`))));
     // workerd owns the sockets now; the connection is accepted once it serves.
     for (const s of servers) s.close();
-    await Promise.race([fetch(`${url.fallback}/`).then((r) => r.text()), exited]);
+    await Promise.race([fetch(url[services[0]]).then((r) => r.text()), exited]);
     const running = child;
     return {
       url,
