@@ -17,8 +17,8 @@ export type Workerd<S extends string> = { readonly url: Record<S, string>; stop(
 /** A file, or module text that resolves imports from this package. */
 export type WorkerSource = { readonly file: string } | { readonly contents: string };
 
-/** Bundles the Worker into `dir` as worker.js and kernel.wasm. */
-async function bundle(source: WorkerSource, dir: string): Promise<void> {
+/** Bundles the Worker into `dir` as worker.js and kernel.wasm; `core`, if given, is the file `@blake3-web/core` resolves to. */
+async function bundle(source: WorkerSource, dir: string, core?: string): Promise<void> {
   await build({
     ...('file' in source ? { entryPoints: [source.file] } : { stdin: { contents: source.contents, resolveDir: join(here, '../..'), sourcefile: 'worker.js' } }),
     outfile: join(dir, 'worker.js'),
@@ -28,6 +28,12 @@ async function bundle(source: WorkerSource, dir: string): Promise<void> {
     conditions: ['workerd', 'worker'],
     logLevel: 'silent',
     plugins: [
+      {
+        name: 'core-entry',
+        setup(b) {
+          if (core) b.onResolve({ filter: /^@blake3-web\/core$/ }, () => ({ path: core }));
+        },
+      },
       {
         // What wrangler does with a .wasm import: the file becomes a module of the Worker.
         name: 'wasm-module',
@@ -67,13 +73,13 @@ function listen(): Promise<Server> {
 
 const fdOf = (server: Server) => (server as unknown as { _handle: { fd: number } })._handle.fd;
 
-/** The Worker from `source` served as each of `services`, on free ports of 127.0.0.1. */
-export async function startWorkerd<S extends string>(source: WorkerSource, services: readonly S[]): Promise<Workerd<S>> {
+/** The Worker from `source` served as each of `services`, on free ports of 127.0.0.1 (`core`: see bundle). */
+export async function startWorkerd<S extends string>(source: WorkerSource, services: readonly S[], core?: string): Promise<Workerd<S>> {
   const dir = mkdtempSync(join(tmpdir(), 'blake3-workerd-'));
   let child: ChildProcess | undefined;
   const servers: Server[] = [];
   try {
-    await bundle(source, dir);
+    await bundle(source, dir, core);
     writeFileSync(join(dir, 'config.capnp'), config(services));
     for (const _ of services) servers.push(await listen());
     const url = Object.fromEntries(services.map((s, i) => [s, `http://127.0.0.1:${(servers[i].address() as { port: number }).port}`])) as Record<S, string>;

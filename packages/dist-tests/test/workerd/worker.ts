@@ -17,12 +17,18 @@ export type VectorsResponse = {
   readonly outputs: { hash: string; keyed: string; derive: string }[];
 };
 export type BenchResponse = { readonly backend: string; readonly bytes: number; readonly ms: number };
+/** The first backend() of the isolate: how long selecting the backend took. */
+export type SelectResponse = { readonly backend: string; readonly ms: number };
+
+let selectMs: number | undefined;
 
 const json = (value: unknown) => new Response(JSON.stringify(value), { headers: { 'content-type': 'application/json' } });
 
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
+    const started = performance.now();
     const before = backend();
+    selectMs ??= performance.now() - started;
     if (env.SUPPLY === 'module') await ready({ module: kernel });
     else await ready();
     const url = new URL(request.url);
@@ -54,6 +60,7 @@ export default {
       }
       return json({ backend: backend(), bytes, ms: now - start } satisfies BenchResponse);
     }
+    if (url.pathname === '/select') return json({ backend: before, ms: selectMs } satisfies SelectResponse);
     return new Response('not found', { status: 404 });
   },
 };
