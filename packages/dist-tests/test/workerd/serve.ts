@@ -13,7 +13,7 @@ import { build } from 'esbuild';
 const here = fileURLToPath(new URL('.', import.meta.url));
 const workerd = fileURLToPath(new URL('../../node_modules/.bin/workerd', import.meta.url));
 
-export type Workerd<S extends string> = { readonly url: Record<S, string>; stop(): Promise<void> };
+export type Workerd<S extends string> = { readonly url: Record<S, string>; readonly pid: number; stop(): Promise<void> };
 /** A file, or module text that resolves imports from this package. */
 export type WorkerSource = { readonly file: string } | { readonly contents: string };
 
@@ -96,6 +96,7 @@ export async function startWorkerd<S extends string>(source: WorkerSource, servi
     const running = child;
     return {
       url,
+      pid: running.pid!,
       stop: () =>
         new Promise<void>((resolve) => {
           running.once('exit', () => resolve());
