@@ -39,10 +39,11 @@ const equal = (a: ArrayLike<number>, b: ArrayLike<number>): boolean => a.length 
 /** Every entry point of `k` against the JS kernels on one known input; the first that differs. */
 function answerMismatch(k: WasmKernels): string | undefined {
   const key = Uint32Array.from(IV);
-  const input = new Uint8Array(4 * CHUNK_LEN).map((_, i) => i % 251);
+  // 8 chunks: the kernel's loop over two interleaved lane groups, then 3 levels of parents.
+  const input = new Uint8Array(8 * CHUNK_LEN).map((_, i) => i % 251);
   const expected = new Uint32Array(8), got = new Uint32Array(8);
-  jsKernels.chunks(input, 0, 4, 7, key, 0, 2, expected, 0);
-  k.chunks(input, 0, 4, 7, key, 0, 2, got, 0);
+  jsKernels.chunks(input, 0, 8, 7, key, 0, 3, expected, 0);
+  k.chunks(input, 0, 8, 7, key, 0, 3, got, 0);
   if (!equal(got, expected)) return 'its chunks() hash differs from the JS kernel';
 
   // One 64-byte message as a root node: its output blocks, its single-chunk hash, its batch hash.
