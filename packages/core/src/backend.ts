@@ -76,7 +76,7 @@ export interface ReadyOptions {
   /**
    * The package's kernel, `@blake3-web/core/kernel.wasm`, compiled by the runtime: for runtimes
    * that refuse to compile WebAssembly from bytes but import `.wasm` files as modules (Cloudflare
-   * Workers, Next.js edge). Checked before use: any other module is a TypeError.
+   * Workers). Checked before use: any other module is a TypeError.
    */
   readonly module?: WebAssembly.Module;
 }

@@ -1,5 +1,5 @@
 // The refusal path as Node reproduces it exactly: a vm context created with WebAssembly code
-// generation disabled, as Cloudflare Workers and Next.js edge run code. The core (bundled as one
+// generation disabled, as Cloudflare Workers run code. The core (bundled as one
 // script) falls back to JS quietly without generating its kernel, and takes the package's
 // kernel.wasm compiled outside the context (another realm) through ready({ module }).
 import { officialVectors } from '@blake3-web/testkit';

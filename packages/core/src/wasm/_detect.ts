@@ -19,7 +19,7 @@ export function simdSupported(): boolean {
 /**
  * Whether this engine compiles WebAssembly from bytes at all, judged by compiling the probe
  * module: synchronously if allowed, else asynchronously (a size limit on synchronous compilation
- * never refuses a module this small). Workers, Next.js edge and a CSP without
+ * never refuses a module this small). Cloudflare Workers and a CSP without
  * 'wasm-unsafe-eval' refuse both, and then the kernel is not worth generating.
  */
 export function compilationAllowed(): true | Promise<boolean> {

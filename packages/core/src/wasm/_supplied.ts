@@ -8,7 +8,7 @@ import { wrap, type WasmKernels } from './_kernel.js';
 // A kernel module handed in by the caller (the package's kernel.wasm, precompiled by a runtime
 // that refuses to compile bytes) is trusted only after it proved to be that kernel: the exact
 // imports and exports, the function arities, the memory size, and every entry point agreeing
-// with the JS kernels on a known input. Anything else is a TypeError, never a wrong hash.
+// with the JS kernels on a known input. Anything else is a TypeError, not a backend.
 
 const EXPORTS: Readonly<Record<string, string | number>> = { chunks: 5, xof: 5, many: 3, one: 2, memory: 'memory' };
 
