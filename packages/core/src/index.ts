@@ -2,6 +2,6 @@ export { blake3, Hasher } from './blake3.js';
 export { OutputReader } from './_output-reader.js';
 export type { Blake3Opts } from './_options.js';
 export type { Input } from './_bytes.js';
-export { backend, ready, setBackend, isBackendAvailable, type Backend } from './backend.js';
+export { backend, ready, setBackend, isBackendAvailable, type Backend, type ReadyOptions } from './backend.js';
 export { bytesToHex, hexToBytes } from './hex.js';
 export { hashMany, hashManyInto } from './hash-many.js';

@@ -24,13 +24,27 @@ out.push(core.backend(), core.isBackendAvailable('wasm-simd'), core.bytesToHex(c
 try { core.setBackend('wasm-simd'); out.push('set'); } catch (e) { out.push(e.constructor.name + ': ' + e.message); }
 console.log(JSON.stringify(out));`;
 
+/** Counts attempts to compile the kernel (the probe that tests whether compilation is allowed is tiny). */
+const countKernelCompiles = 'let kernelCompiles = 0; const countKernel = (b) => { if (b.byteLength > 1024) kernelCompiles++; };';
+/** Every way to compile bytes refused, as Cloudflare Workers and Next.js edge do; each attempt on the kernel counted. */
+const refuseCompilation =
+  countKernelCompiles +
+  'const refused = () => new WebAssembly.CompileError("Wasm code generation disallowed by embedder");' +
+  'WebAssembly.Module = new Proxy(M, { construct(_, [b]) { countKernel(b); throw refused(); } });' +
+  'WebAssembly.compile = async (b) => { countKernel(b); throw refused(); };' +
+  'WebAssembly.instantiate = async (b) => { if (!(b instanceof M)) { countKernel(b); throw refused(); } return I(b); };';
+/** The kernel, compiled before anything was refused (a runtime's precompiled `.wasm` import). */
+const precompiled = `const M = WebAssembly.Module, I = (m) => new WebAssembly.Instance(m);
+const fs = await import('node:fs');
+const kernel = new M(fs.readFileSync(new URL(${JSON.stringify(new URL('../dist/kernel.wasm', import.meta.url).href)})));`;
+
 const expectedBig = run('', 'core.setBackend("js"); console.log(core.bytesToHex(core.blake3(new Uint8Array(100000).map((_, i) => i % 251))).slice(0, 16));');
 
 describe('backend selection', () => {
   it('nothing is compiled at import time; the default is wasm-simd where SIMD works', () => {
     const out = run(
-      'let compiled = 0; const M = WebAssembly.Module; WebAssembly.Module = function (b) { compiled++; return new M(b); };',
-      'const before = compiled; console.log(JSON.stringify([before, core.backend(), compiled]));',
+      `${countKernelCompiles}const M = WebAssembly.Module; WebAssembly.Module = function (b) { countKernel(b); return new M(b); };`,
+      'const before = kernelCompiles; console.log(JSON.stringify([before, core.backend(), kernelCompiles]));',
     );
     assert.deepEqual(JSON.parse(out), [0, 'wasm-simd', 1]);
   });
@@ -65,6 +79,68 @@ describe('backend selection', () => {
     ));
     assert.deepEqual(out.slice(0, 7), ['js', false, ABC, expectedBig, 'js', false, expectedBig]);
     assert.match(out[7], /^Error: the wasm-simd backend is not available/);
+  });
+
+  it('all compilation refused: the kernel is never generated nor compiled, not even by ready() or setBackend()', () => {
+    const out = JSON.parse(run(
+      precompiled + refuseCompilation,
+      'const first = core.backend(); await core.ready(); try { core.setBackend("wasm-simd"); } catch {} await core.ready();' +
+        'console.log(JSON.stringify([first, core.backend(), kernelCompiles]));',
+    ));
+    assert.deepEqual(out, ['js', 'js', 0]);
+  });
+
+  it('ready({ module }) with the precompiled kernel where compilation is refused: wasm-simd, same bytes', () => {
+    const out = JSON.parse(run(
+      precompiled + refuseCompilation,
+      'const first = core.backend(); await core.ready({ module: kernel });' + report,
+    ));
+    assert.deepEqual(out, ['wasm-simd', true, ABC, expectedBig, 'wasm-simd', true, expectedBig, 'set']);
+  });
+
+  it('ready({ module }) before the first hash: wasm-simd without generating or compiling anything', () => {
+    const out = JSON.parse(run(
+      precompiled + refuseCompilation,
+      'await core.ready({ module: kernel }); console.log(JSON.stringify([core.backend(), kernelCompiles, core.bytesToHex(core.blake3("abc"))]));',
+    ));
+    assert.deepEqual(out, ['wasm-simd', 0, ABC]);
+  });
+
+  it('ready({ module }) respects setBackend("js")', () => {
+    const out = run(precompiled + refuseCompilation, 'core.setBackend("js"); await core.ready({ module: kernel }); console.log(core.backend(), core.isBackendAvailable("wasm-simd"));');
+    assert.equal(out, 'js true');
+  });
+
+  it('ready({ module }) rejects anything but the kernel with a TypeError naming options.module; JS stays', () => {
+    const out = JSON.parse(run(
+      precompiled + refuseCompilation,
+      `const { encodeModule, FunctionBody } = await import(${JSON.stringify(new URL('../dist/wasm/_module.js', import.meta.url).href)});
+const { PAGES } = await import(${JSON.stringify(new URL('../dist/wasm/_kernel-module.js', import.meta.url).href)});
+const i32s = (n) => Array(n).fill('i32');
+// The kernel's exports, names and arities, with functions that do nothing; then with one page too few.
+const fns = [['chunks', 5], ['xof', 5], ['many', 3], ['one', 2]].map(([name, n]) => ({ name, type: { params: i32s(n), results: [] }, body: new FunctionBody(n) }));
+const impostor = new M(encodeModule(fns, { name: 'memory', pages: PAGES }));
+const small = new M(encodeModule(fns, { name: 'memory', pages: PAGES - 1 }));
+const empty = new M(encodeModule([]));
+const out = [];
+for (const arg of ['x', null, 42, kernel, { module: undefined, other: 1 }, { module: 'kernel.wasm' }, { module: empty }, { module: small }, { module: impostor }]) {
+  try { await core.ready(arg); out.push('resolved'); } catch (e) { out.push(e.constructor.name + ': ' + e.message); }
+}
+out.push(core.backend(), core.bytesToHex(core.blake3('abc')));
+console.log(JSON.stringify(out));`,
+    ));
+    assert.match(out[0], /^TypeError: options must be an object, got a string/);
+    assert.match(out[1], /^TypeError: options must be an object, got null/);
+    assert.match(out[2], /^TypeError: options must be an object, got 42/);
+    assert.match(out[3], /^TypeError: options must be an object like \{ module \}, got an object \(WebAssembly.Module\)/);
+    assert.equal(out[4], 'resolved');
+    assert.match(out[5], /^TypeError: options.module must be a WebAssembly.Module .*got a string/);
+    const wrong = /^TypeError: options.module is not the @blake3-web\/core kernel.wasm of this version: /;
+    for (const o of out.slice(6, 9)) assert.match(o, wrong);
+    assert.match(out[6], /it exports nothing/);
+    assert.match(out[7], /its memory has 9 pages/);
+    assert.match(out[8], /its chunks\(\) hash differs/);
+    assert.deepEqual(out.slice(9), ['js', ABC]);
   });
 
   it('SIMD missing (validate refuses v128): js', () => {

@@ -2,6 +2,7 @@
 // the generated kernel module pinned byte for byte (the generator must stay deterministic).
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { s32, u32 } from '../src/wasm/_leb128.ts';
 import { byteVec, encodeModule, FunctionBody, name, section, vec } from '../src/wasm/_module.ts';
@@ -9,6 +10,9 @@ import { kernelModule, PAGES } from '../src/wasm/_kernel-module.ts';
 import { simdSupported } from '../src/wasm/_detect.ts';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+/** The generated kernel's SHA-256: a change to the generator must update it on purpose. */
+const KERNEL_SHA256 = 'cd3f1fde58a0146d1438ee2332f5d2125f0c99b3b7df14210d7715df7ab8e826';
+const shippedKernel = new URL('../dist/kernel.wasm', import.meta.url);
 
 describe('LEB128', () => {
   it('u32: edge values', () => {
@@ -94,8 +98,15 @@ describe('kernel module', () => {
     const bytes = kernelModule();
     assert.deepEqual(kernelModule(), bytes);
     assert.ok(WebAssembly.validate(bytes));
-    assert.equal(sha256(bytes), 'cd3f1fde58a0146d1438ee2332f5d2125f0c99b3b7df14210d7715df7ab8e826');
+    assert.equal(sha256(bytes), KERNEL_SHA256);
     assert.ok(PAGES >= 1 && PAGES <= 10);
+  });
+
+  it('the shipped dist/kernel.wasm is what the run-time generator makes, byte for byte', () => {
+    assert.ok(existsSync(shippedKernel), 'dist/kernel.wasm is missing: run `pnpm build`');
+    const shipped = new Uint8Array(readFileSync(shippedKernel));
+    assert.deepEqual(shipped, kernelModule());
+    assert.equal(sha256(shipped), KERNEL_SHA256);
   });
 
   it('every variant validates', () => {

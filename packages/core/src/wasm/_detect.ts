@@ -1,12 +1,33 @@
 import { encodeModule, FunctionBody } from './_module.js';
 
-/** Whether this engine accepts WebAssembly SIMD (128-bit), judged by validating a tiny v128 module. */
+/** A 1-instruction module that returns a v128: valid exactly where SIMD is. */
+function simdProbe(): Uint8Array<ArrayBuffer> {
+  const body = new FunctionBody(0).i32(0).simd('i32x4.splat');
+  return encodeModule([{ name: 'f', type: { params: [], results: ['v128'] }, body }]);
+}
+
+/** Whether this engine accepts WebAssembly SIMD (128-bit), judged by validating the probe module. */
 export function simdSupported(): boolean {
   if (typeof WebAssembly !== 'object' || typeof WebAssembly.validate !== 'function') return false;
   try {
-    const body = new FunctionBody(0).i32(0).simd('i32x4.splat');
-    return WebAssembly.validate(encodeModule([{ name: 'f', type: { params: [], results: ['v128'] }, body }]));
+    return WebAssembly.validate(simdProbe());
   } catch {
     return false;
+  }
+}
+
+/**
+ * Whether this engine compiles WebAssembly from bytes at all, judged by compiling the probe
+ * module: synchronously if allowed, else asynchronously (a size limit on synchronous compilation
+ * never refuses a module this small). Cloudflare Workers and a CSP without
+ * 'wasm-unsafe-eval' refuse both, and then the kernel is not worth generating.
+ */
+export function compilationAllowed(): true | Promise<boolean> {
+  const probe = simdProbe();
+  try {
+    new WebAssembly.Module(probe);
+    return true;
+  } catch {
+    return Promise.resolve(probe).then((b) => WebAssembly.compile(b)).then(() => true, () => false);
   }
 }

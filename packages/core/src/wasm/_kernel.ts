@@ -68,11 +68,11 @@ export async function compileKernel(): Promise<WasmKernels> {
  * re-enters). Calls smaller than the thresholds go to the JS kernels (tests lower them to 1).
  */
 export function wrap(instance: WebAssembly.Instance, minChunks = WASM_MIN_CHUNKS, minXofBlocks = WASM_MIN_XOF_BLOCKS): WasmKernels {
-  const exports = instance.exports as unknown as KernelExports;
-  const buffer = exports.memory.buffer;
+  const entries = instance.exports as unknown as KernelExports;
+  const buffer = entries.memory.buffer;
   const mem8 = new Uint8Array(buffer);
   const mem32 = new Uint32Array(buffer);
-  const { chunks, xof, many, one } = exports;
+  const { chunks, xof, many, one } = entries;
   const CV_WORD = CV_PTR >> 2;
 
   return {

@@ -266,7 +266,8 @@ export type FuncDef = { readonly name: string; readonly type: FuncType; readonly
 /** A module of exported functions over one exported memory of `pages` 64 KiB pages. */
 export function encodeModule(funcs: readonly FuncDef[], memory?: { name: string; pages: number }): Uint8Array<ArrayBuffer> {
   const types = funcs.map((f) => [FUNC_TYPE, ...vec(f.type.params.map((t) => [valType[t]])), ...vec(f.type.results.map((t) => [valType[t]]))]);
-  const exports = funcs.map((f, i) => [...name(f.name), exportKind.func, ...u32(i)]);
+  // Not named `exports`: linters take `exports.x` for CommonJS.
+  const exportEntries = funcs.map((f, i) => [...name(f.name), exportKind.func, ...u32(i)]);
   const out = new ByteWriter();
   out.append(MAGIC);
   out.append(VERSION);
@@ -275,9 +276,9 @@ export function encodeModule(funcs: readonly FuncDef[], memory?: { name: string;
   if (memory) {
     // Limits with both min and max: the memory never grows, so views on it stay valid.
     out.append(section(sectionId.memory, vec([[LIMITS_MIN_MAX, ...u32(memory.pages), ...u32(memory.pages)]])));
-    exports.push([...name(memory.name), exportKind.memory, ...u32(0)]);
+    exportEntries.push([...name(memory.name), exportKind.memory, ...u32(0)]);
   }
-  out.append(section(sectionId.export, vec(exports)));
+  out.append(section(sectionId.export, vec(exportEntries)));
   // The code section is most of the module: written in place rather than through arrays.
   const code = new ByteWriter();
   writeU32(code, funcs.length);

@@ -1,0 +1,16 @@
+#!/usr/bin/env node
+// Writes dist/kernel.wasm, the package's kernel file, from the generator in dist (run after tsc):
+// the same bytes the library generates at run time, for runtimes that only take precompiled
+// modules (see ready({ module }) in the README). Its declaration types the import the way those
+// runtimes resolve it: a compiled WebAssembly.Module.
+import { writeFileSync } from 'node:fs';
+
+const { kernelModule } = await import(new URL('../dist/wasm/_kernel-module.js', import.meta.url).href);
+writeFileSync(new URL('../dist/kernel.wasm', import.meta.url), kernelModule());
+writeFileSync(
+  new URL('../dist/kernel.wasm.d.ts', import.meta.url),
+  `/** The wasm-simd kernel, compiled by a runtime that imports .wasm files as modules: pass it to ready({ module }). */
+declare const kernel: WebAssembly.Module;
+export default kernel;
+`,
+);
