@@ -6,6 +6,8 @@
  */
 import type { Endpoint } from 'comlink';
 import { serveWorker } from './_serve-worker.js';
-import { openFileUnsupported } from './platform-browser.js';
+import { openFileUnsupported } from './_open-file-browser.js';
+import { WORKER_READY } from './protocol.js';
 
 serveWorker(globalThis as unknown as Endpoint, openFileUnsupported);
+(globalThis as unknown as Endpoint).postMessage(WORKER_READY);
