@@ -1,7 +1,7 @@
 // The pool's own worker in browsers, started so that it comes up whatever bundled the page.
 //
-// First the file beside this module, new Worker(new URL('./worker.bundle.js', import.meta.url)):
-// Vite builds, Vite 8 dev, webpack, Rspack and Parcel emit it, no bundler needs nothing, and a
+// First the worker file beside this module, by a URL relative to import.meta.url: Vite builds,
+// Vite 8 dev, webpack, Rspack and Parcel emit it, a page with no bundler needs nothing, and a
 // Content-Security-Policy needs nothing beyond worker-src 'self'. Where the URL leads nowhere
 // (Vite 6/7 dev serves pre-bundled dependencies from .vite/deps without it; esbuild and plain
 // Rollup copy no assets; an iife bundle has no import.meta.url), the same worker starts from a
@@ -15,14 +15,14 @@
 import { WorkerStartError } from './_worker-handle.js';
 import { WORKER_READY } from './protocol.js';
 
-const WORKER_FILE = './worker.bundle.js';
-
 /** Why each way of starting failed, once it has. */
 const failed: { url?: string; blob?: string } = {};
 let blobUrl: Promise<string> | undefined;
 
-function workerFileUrl(): URL {
-  return new URL(WORKER_FILE, import.meta.url);
+function startFromFile(): Worker {
+  // Bundlers recognise the worker file only in exactly this form: a literal path, import.meta.url,
+  // inside new Worker(). Anything else and they leave the file out.
+  return new Worker(new URL('./worker.bundle.js', import.meta.url), { type: 'module' });
 }
 
 async function sourceBlobUrl(): Promise<string> {
@@ -45,13 +45,17 @@ function fixFor(url: string | undefined): string {
 }
 
 function startError(): WorkerStartError {
+  // Where the worker file was looked for, for the message; written so that no bundler takes it
+  // for a second reference to the file. An iife bundle has no import.meta.url.
+  const file = './worker.bundle.js';
+  const here: unknown = import.meta.url;
   let url: string | undefined;
   try {
-    url = workerFileUrl().href;
+    if (typeof here === 'string') url = new URL(file, here).href;
   } catch {
     url = undefined;
   }
-  const where = url === undefined ? `${WORKER_FILE} (this bundle has no import.meta.url)` : url;
+  const where = url ?? `${file} (this bundle has no import.meta.url)`;
   return new WorkerStartError(
     `the pool's worker did not start: ${where} did not load (${failed.url}), and a blob: worker of its source did not start either (${failed.blob}). ${fixFor(url)}`,
   );
@@ -87,7 +91,7 @@ export class DefaultWorker extends EventTarget {
     // Listeners attach after the constructor: nothing may be reported before then.
     await null;
     if (failed.url === undefined) {
-      const why = await this.#try(() => new Worker(workerFileUrl(), { type: 'module' }));
+      const why = await this.#try(startFromFile);
       if (why === undefined || this.#ended) return;
       failed.url ??= why;
     }
