@@ -6,12 +6,19 @@ export type App = {
   readonly name: string;
   /** Its directory under examples/ (one directory serves every Vite major). */
   readonly dir: string;
+  /**
+   * The directory it is installed in: apps that differ only in mode share one. A dev server with
+   * a config of its own gets its own, or two servers would rewrite each other's .vite/deps.
+   */
+  readonly install: string;
   /** Pinned dev dependencies replacing the example's own (older Vite majors). */
   readonly devDependencies?: Readonly<Record<string, string>>;
   /** 'build': `npm run build`, then the directory below is served as is. 'dev': Vite's dev server. */
   readonly mode: 'build' | 'dev';
   /** Served directory, relative to the app (for 'build'). */
   readonly serve?: string;
+  /** A vite.config for the dev server, where the app is run with one. */
+  readonly viteConfig?: string;
   /**
    * How the pool's worker starts there: 'file', the worker file the bundler emitted (or, with no
    * bundler, the package's own); 'blob', from its source where the bundler left the file out.
@@ -31,29 +38,33 @@ const VITE_MAJORS: readonly [string, Record<string, string> | undefined, App['wo
 ];
 
 export const APPS: readonly App[] = [
-  { name: 'no bundler (import map)', dir: 'importmap', mode: 'build', serve: '.', worker: 'file' },
+  { name: 'no bundler (import map)', dir: 'importmap', install: 'importmap', mode: 'build', serve: '.', worker: 'file' },
   ...VITE_MAJORS.flatMap(([key, devDependencies, devWorker]): App[] => [
-    { name: `${key} dev`, dir: 'vite', devDependencies, mode: 'dev', worker: devWorker },
-    { name: `${key} build`, dir: 'vite', devDependencies, mode: 'build', serve: 'dist', worker: 'file' },
+    { name: `${key} dev`, dir: 'vite', install: key, devDependencies, mode: 'dev', worker: devWorker },
+    { name: `${key} build`, dir: 'vite', install: key, devDependencies, mode: 'build', serve: 'dist', worker: 'file' },
   ]),
-  { name: 'webpack', dir: 'webpack', mode: 'build', serve: '.', worker: 'file' },
-  { name: 'rspack', dir: 'rspack', mode: 'build', serve: '.', worker: 'file' },
+  // The README's line for Vite 6/7 dev under a Content-Security-Policy without blob: workers.
+  {
+    name: 'vite7 dev with optimizeDeps.exclude',
+    dir: 'vite',
+    install: 'vite7-exclude',
+    devDependencies: { vite: '7.3.8' },
+    mode: 'dev',
+    viteConfig: "export default { optimizeDeps: { exclude: ['@blake3-web/worker'] } };\n",
+    worker: 'file',
+  },
+  { name: 'webpack', dir: 'webpack', install: 'webpack', mode: 'build', serve: '.', worker: 'file' },
+  { name: 'rspack', dir: 'rspack', install: 'rspack', mode: 'build', serve: '.', worker: 'file' },
   // Neither copies files referenced by new URL(..., import.meta.url).
-  { name: 'rollup', dir: 'rollup', mode: 'build', serve: '.', worker: 'blob' },
-  { name: 'esbuild', dir: 'esbuild', mode: 'build', serve: '.', worker: 'blob' },
-  { name: 'parcel', dir: 'parcel', mode: 'build', serve: 'dist', worker: 'file' },
+  { name: 'rollup', dir: 'rollup', install: 'rollup', mode: 'build', serve: '.', worker: 'blob' },
+  { name: 'esbuild', dir: 'esbuild', install: 'esbuild', mode: 'build', serve: '.', worker: 'blob' },
+  { name: 'parcel', dir: 'parcel', install: 'parcel', mode: 'build', serve: 'dist', worker: 'file' },
 ];
-
-/** Where an app is installed: its Vite major, or its directory. */
-export function installKey(app: App): string {
-  return app.dir === 'vite' ? app.name.split(' ')[0] : app.dir;
-}
 
 export function installs(): Install[] {
   const seen = new Map<string, Install>();
   for (const app of APPS) {
-    const key = installKey(app);
-    if (!seen.has(key)) seen.set(key, { key, dir: app.dir, devDependencies: app.devDependencies });
+    if (!seen.has(app.install)) seen.set(app.install, { key: app.install, dir: app.dir, devDependencies: app.devDependencies });
   }
   return [...seen.values()];
 }

@@ -33,23 +33,27 @@ async function hashThroughPage(page: Page, url: string): Promise<Hashed> {
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('worker', (w) => workerUrls.push(w.url()));
   await page.goto(url);
+  const picker = page.locator('input[type=file]');
+  await expect(picker, "the app's script ran").toBeEnabled({ timeout: 30_000 });
   const output = page.locator('output');
   const started = Date.now();
-  await page.locator('input[type=file]').setInputFiles(inputFile());
+  await picker.setInputFiles(inputFile());
   await expect(output, `the page settled (page errors: ${errors.join('; ') || 'none'})`).not.toHaveText(/^(hashing)?$/, { timeout: 60_000 });
   return { shown: (await output.textContent()) ?? '', ms: Date.now() - started, workerUrls };
 }
 
-/** Serves every page of the app with a Content-Security-Policy that allows workers only from the app's origin. */
-async function refuseBlobWorkers(page: Page): Promise<void> {
+/** Serves the app's pages with a Content-Security-Policy of `workerSrc` for workers. */
+async function workerPolicy(page: Page, workerSrc: string): Promise<void> {
   await page.route(
     (url) => url.pathname === '/' || url.pathname.endsWith('.html'),
     async (route) => {
       const response = await route.fetch();
-      await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': "worker-src 'self'" } });
+      await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': `worker-src ${workerSrc}` } });
     },
   );
 }
+
+const refuseBlobWorkers = (page: Page) => workerPolicy(page, "'self'");
 
 for (const app of APPS) {
   test(`${app.name}: hashFile of a picked file on the default worker is BLAKE3`, async ({ page }) => {
@@ -81,6 +85,18 @@ test.describe('a Content-Security-Policy without blob: workers', () => {
     expect(shown).toContain("worker-src 'self' blob:");
     // Well before the liveness probe (10 s) could have noticed a silent worker.
     expect(ms).toBeLessThan(8_000);
+  });
+
+  test("esbuild, with the README's line (worker-src 'self' blob:): the hash works", async ({ page }) => {
+    await workerPolicy(page, "'self' blob:");
+    const { shown } = await hashThroughPage(page, urls['esbuild']);
+    expect(shown).toBe(expected);
+  });
+
+  test("Vite 7 dev with the README's line (optimizeDeps.exclude): the hash works", async ({ page }) => {
+    await refuseBlobWorkers(page);
+    const { shown } = await hashThroughPage(page, urls['vite7 dev with optimizeDeps.exclude']);
+    expect(shown).toBe(expected);
   });
 
   test("Vite 7 dev pre-bundled the package: WorkerStartError at once, naming optimizeDeps.exclude", async ({ page }) => {

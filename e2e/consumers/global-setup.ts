@@ -18,7 +18,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const urls: Record<string, string> = {};
   try {
     for (const app of APPS) {
-      const s = app.mode === 'dev' ? await serveViteDev(appDir(app)) : await serveStatic(join(appDir(app), app.serve ?? '.'));
+      const s = app.mode === 'dev' ? await serveViteDev(appDir(app), app.viteConfig) : await serveStatic(join(appDir(app), app.serve ?? '.'));
       served.push(s);
       urls[app.name] = s.url;
     }

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { repoRoot } from '../server/fixture-server.ts';
-import { installKey, installs, type App, type Install } from './apps.ts';
+import { installs, type App, type Install } from './apps.ts';
 
 /** The published packages an app needs: the worker and what it depends on. */
 const PACKAGES = ['core', 'worker'];
@@ -17,7 +17,7 @@ const PACKAGES = ['core', 'worker'];
 export const appsRoot = join(tmpdir(), `blake3-web-examples-${createHash('sha256').update(repoRoot).digest('hex').slice(0, 8)}`);
 
 export function appDir(app: App): string {
-  return join(appsRoot, installKey(app));
+  return join(appsRoot, app.install);
 }
 
 type Output = { status: number; output: string };

@@ -1,7 +1,7 @@
 // Serving the example apps: built ones from a plain static server (as any host would), Vite's
 // dev server for dev mode.
 import { spawn } from 'node:child_process';
-import { createReadStream } from 'node:fs';
+import { createReadStream, writeFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -53,10 +53,19 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** Starts `vite` in an app (as `npm run dev` would), with a fresh dependency pre-bundle. */
-export async function serveViteDev(dir: string): Promise<Served> {
+/**
+ * Starts `vite` in an app (as `npm run dev` would), with a fresh dependency pre-bundle, and with
+ * `config` as its vite.config when given.
+ */
+export async function serveViteDev(dir: string, config?: string): Promise<Served> {
   const port = await freePort();
-  const child = spawn(join(dir, 'node_modules', '.bin', 'vite'), ['--host', '127.0.0.1', '--port', String(port), '--strictPort', '--force'], {
+  const args = ['--host', '127.0.0.1', '--port', String(port), '--strictPort', '--force'];
+  if (config !== undefined) {
+    const file = join(dir, `vite.${port}.config.js`);
+    writeFileSync(file, config);
+    args.push('--config', file);
+  }
+  const child = spawn(join(dir, 'node_modules', '.bin', 'vite'), args, {
     cwd: dir,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
