@@ -7,7 +7,7 @@ import { BROWSER_PATHS } from './scripts/browser-paths.mjs';
 // cannot reach this project's machines.
 process.env.PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD = '1';
 
-const CHROMIUM_ARGS = [
+export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',

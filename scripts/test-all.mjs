@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// Every test, in order: unit tests (Node), the core's suite under Deno and Bun, then the e2e
-// specs in Chromium, Firefox and WebKit. Each step runs even when an earlier one failed, so one
-// run shows everything; the summary at the end has counts per runtime and per engine, and the
-// exit status is non-zero when anything failed.
+// Every test, in order: unit tests (Node), the core's suite under Deno and Bun, the e2e specs in
+// Chromium, Firefox and WebKit, then the example apps built by each bundler. Each step runs even
+// when an earlier one failed, so one run shows everything; the summary at the end has counts per
+// runtime and per engine, and the exit status is non-zero when anything failed.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -105,10 +105,26 @@ async function e2e() {
   notes.push(`e2e wall time ${wall.toFixed(1)} s (per-engine times are summed test durations, two workers)`);
 }
 
+async function examples() {
+  heading('examples: each bundler\'s app from packed tarballs, in Chromium and Firefox');
+  const report = join(resultsDir, 'consumers-report.json');
+  rmSync(report, { force: true });
+  const started = Date.now();
+  const { status } = await run(join(root, 'node_modules/.bin/playwright'), ['test', '-c', 'e2e/consumers/playwright.config.ts']);
+  const seconds = (Date.now() - started) / 1000;
+  const counts = existsSync(report) ? [...playwrightCounts(JSON.parse(readFileSync(report, 'utf8'))).entries()] : [];
+  const sum = (k) => counts.reduce((n, [, c]) => n + c[k], 0);
+  const passed = sum('passed');
+  rows.push({ name: 'examples (bundlers)', passed, failed: sum('failed'), skipped: sum('skipped'), seconds, exitStatus: passed === 0 ? status || 1 : status });
+  for (const [engine, c] of counts) for (const f of c.failures) notes.push(`examples ${engine}: FAILED ${f}`);
+  notes.push(`examples wall time ${seconds.toFixed(1)} s (install, build and serve included)`);
+}
+
 const started = Date.now();
 await unitTests();
 await runtimes();
 await e2e();
+await examples();
 
 heading('summary');
 const pad = (s, n) => String(s).padEnd(n);

@@ -24,6 +24,14 @@ export class WorkerDiedError extends Error {
   override name = 'WorkerDiedError';
 }
 
+/**
+ * The pool's default worker could not be started at all (its script would not load): starting
+ * another would fail the same way, so the hash fails at once. The message names the fix.
+ */
+export class WorkerStartError extends WorkerDiedError {
+  override name = 'WorkerStartError';
+}
+
 function isNodeWorker(w: WorkerLike): w is NodeWorkerLike {
   return typeof (w as NodeWorkerLike).on === 'function' && typeof (w as Worker).addEventListener !== 'function';
 }
@@ -68,7 +76,9 @@ export class WorkerHandle {
       // e.g. its script failed to load; 'messageerror' means an answer could not be read.
       const onError = (e: Event) => {
         e.preventDefault();
-        this.#die(`the worker failed: ${(e as ErrorEvent).message || 'error event'}`);
+        const { error, message } = e as ErrorEvent;
+        if (error instanceof WorkerStartError) this.#die(error);
+        else this.#die(`the worker failed: ${message || 'error event'}`);
       };
       const onMessageError = () => this.#die('a message from the worker could not be deserialized');
       worker.addEventListener('error', onError);
@@ -118,9 +128,9 @@ export class WorkerHandle {
     this.#stop(reason);
   }
 
-  #die(why: string, cause?: unknown): void {
+  #die(why: string | WorkerDiedError, cause?: unknown): void {
     if (this.#dead) return;
-    const reason = new WorkerDiedError(why, cause === undefined ? undefined : { cause });
+    const reason = typeof why !== 'string' ? why : new WorkerDiedError(why, cause === undefined ? undefined : { cause });
     this.#stop(reason);
     this.#opts.onDeath(this, reason);
   }

@@ -1,17 +1,15 @@
 // The platform in browsers (and any runtime without the "node" export condition): Web Workers,
 // navigator.hardwareConcurrency, no file paths.
-import type { OpenFile } from './_hash-range.js';
+import { DefaultWorker } from './_default-worker-browser.js';
+import { openFileUnsupported } from './_open-file-browser.js';
 import type { Platform } from './_platform.js';
-
-export const openFileUnsupported: OpenFile = async (file) => {
-  throw new TypeError(`file paths are read only in Node, got ${JSON.stringify(file.path)}`);
-};
 
 export const browserPlatform: Platform = {
   blobTransport: 'blob',
-  // The self-contained build of ./worker.js: it loads with no bundler and no import map (module
-  // workers do not see the page's import map), and bundlers that follow new URL() take it as is.
-  spawnDefaultWorker: () => new Worker(new URL('./worker.bundle.js', import.meta.url), { type: 'module' }),
+  // The self-contained build of ./worker.js (module workers do not see the page's import map),
+  // from its file or, where a bundler left no file, from its source.
+  // DefaultWorker has every part of a Worker that the pool and comlink use.
+  spawnDefaultWorker: () => new DefaultWorker() as unknown as Worker,
   reportedParallelism() {
     const n = typeof navigator === 'undefined' ? undefined : navigator.hardwareConcurrency;
     return typeof n === 'number' && n >= 1 ? n : 1;

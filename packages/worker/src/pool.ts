@@ -17,7 +17,7 @@ import type { SubtreeOpts } from '@blake3-web/core/hazmat';
 import { aFunction, anInteger, describe, isBlob } from './_assert.js';
 import type { Platform } from './_platform.js';
 import { hashRange, readBlobRange } from './_hash-range.js';
-import { WorkerDiedError, WorkerHandle, type WorkerLike } from './_worker-handle.js';
+import { WorkerDiedError, WorkerHandle, WorkerStartError, type WorkerLike } from './_worker-handle.js';
 import { InOrderMerger } from './merge-chaining-values.js';
 import { DEFAULT_SUBTREE_BYTES, isSubtreeSize, planSubtrees, subtreeRange, type SubtreePlan, type SubtreeRange } from './plan-subtrees.js';
 import type { FileSnapshot, HashTask, TaskSource } from './protocol.js';
@@ -198,6 +198,8 @@ class HashJob {
 
   /** A worker died under this task: run it once more, or give up. */
   retryOrFail(range: SubtreeRange, e: WorkerDiedError): void {
+    // A worker that cannot start fails its replacement the same way.
+    if (e instanceof WorkerStartError) return this.fail(e);
     const attempts = this.#attempts.get(range.index) ?? 0;
     if (attempts >= 1) {
       return this.fail(new WorkerDiedError(`a worker stopped twice while hashing bytes [${range.start}, ${range.end}): ${e.message}`, { cause: e }));

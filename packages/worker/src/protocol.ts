@@ -1,6 +1,6 @@
 /**
- * What the pool and its workers say to each other through comlink. Types only: nothing here
- * runs, so both sides can import it without pulling in the other's code.
+ * What the pool and its workers say to each other through comlink. Types and one constant:
+ * both sides can import it without pulling in the other's code.
  */
 import type { Blake3Opts } from '@blake3-web/core';
 
@@ -46,6 +46,13 @@ export type HashTask = {
   /** The mode (key or context), and dkLen for 'root'. */
   readonly opts: Blake3Opts;
 };
+
+/**
+ * What a browser worker posts once it serves requests: the pool's proof that its default worker
+ * started (its script loaded and ran), as opposed to an 'error' event from a script that did not.
+ * comlink ignores it (it has no id).
+ */
+export const WORKER_READY = 'blake3-web/worker: ready';
 
 /** The worker's whole surface. */
 export interface WorkerApi {

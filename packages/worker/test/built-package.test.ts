@@ -59,6 +59,20 @@ describe('the built package', () => {
     assert.match(bundle, /hashRange/);
   });
 
+  it('the worker as a string (for blob: URLs) is the same self-contained worker, and both say they are ready', async () => {
+    const { WORKER_READY } = (await import(join(packageDir, 'dist/protocol.js'))) as { WORKER_READY: string };
+    const { default: source } = (await import(join(packageDir, 'dist/worker-source.js'))) as { default: unknown };
+    assert.equal(typeof source, 'string');
+    const inline = source as string;
+    assert.doesNotMatch(inline, /(?:^|[;\n}])\s*import\s*[\s{*"']/, 'no import statements');
+    assert.doesNotMatch(inline, /\bimport\(|import\.meta/, 'nothing that needs a module URL');
+    assert.doesNotMatch(inline, /sourceMappingURL/, 'no source map a blob: URL could not resolve');
+    for (const code of [inline, readFileSync(join(packageDir, 'dist/worker.bundle.js'), 'utf8')]) {
+      assert.ok(code.includes(JSON.stringify(WORKER_READY)), 'posts the ready message');
+      assert.match(code, /hashRange/);
+    }
+  });
+
   it('package.json points every export at a built file and lists the worker entries as side effects', () => {
     const pkg = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as {
       exports: Record<string, string | Record<string, string>>;

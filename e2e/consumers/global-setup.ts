@@ -1,0 +1,33 @@
+// Packs the packages, installs and builds every example app (two at a time: the builds are
+// CPU-bound), serves each, and hands the specs their URLs.
+import { join } from 'node:path';
+
+import { APPS, URLS_ENV } from './apps.ts';
+import { appDir, build, inParallel, install, installs, pack } from './prepare.ts';
+import { serveStatic, serveViteDev, type Served } from './serve.ts';
+
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  const started = Date.now();
+  const tarballs = await pack();
+  await inParallel(installs(), 3, (target) => install(target, tarballs));
+  const installed = Date.now();
+  await inParallel(APPS.filter((a) => a.mode === 'build'), 2, build);
+  console.log(`consumers: installed in ${((installed - started) / 1000).toFixed(1)} s, built in ${((Date.now() - installed) / 1000).toFixed(1)} s`);
+
+  const served: Served[] = [];
+  const urls: Record<string, string> = {};
+  try {
+    for (const app of APPS) {
+      const s = app.mode === 'dev' ? await serveViteDev(appDir(app), app.viteConfig) : await serveStatic(join(appDir(app), app.serve ?? '.'));
+      served.push(s);
+      urls[app.name] = s.url;
+    }
+  } catch (e) {
+    await Promise.all(served.map((s) => s.close()));
+    throw e;
+  }
+  process.env[URLS_ENV] = JSON.stringify(urls);
+  return async () => {
+    await Promise.all(served.map((s) => s.close()));
+  };
+}

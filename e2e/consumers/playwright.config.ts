@@ -1,0 +1,32 @@
+import { defineConfig } from '@playwright/test';
+
+import { CHROMIUM_ARGS } from '../../playwright.config.ts';
+import { BROWSER_PATHS } from '../../scripts/browser-paths.mjs';
+
+// The example apps in Chromium and Firefox (engines from Debian packages, as in the main config).
+process.env.PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD = '1';
+
+export default defineConfig({
+  testDir: '.',
+  testMatch: '*.spec.ts',
+  outputDir: '../../test-results/consumers/results',
+  globalSetup: './global-setup.ts',
+  timeout: 120_000,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  workers: 2,
+  reporter: [['list'], ['json', { outputFile: '../../test-results/consumers-report.json' }]],
+  projects: [
+    {
+      name: 'chromium',
+      use: {
+        browserName: 'chromium',
+        launchOptions: { executablePath: BROWSER_PATHS.chromium, args: CHROMIUM_ARGS },
+      },
+    },
+    {
+      name: 'firefox',
+      use: { browserName: 'firefox', channel: 'moz-firefox', launchOptions: { executablePath: BROWSER_PATHS.firefox } },
+    },
+  ],
+});

@@ -1,0 +1,98 @@
+// Installs and builds the example apps the way a user does: the packages packed with `pnpm pack`,
+// each app copied to a directory of its own outside the workspace and installed with npm from
+// those tarballs (npm's cache makes a repeat install take seconds), then built with its bundler.
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { repoRoot } from '../server/fixture-server.ts';
+import { installs, type App, type Install } from './apps.ts';
+
+/** The published packages an app needs: the worker and what it depends on. */
+const PACKAGES = ['core', 'worker'];
+
+/** Apps live outside the repo so nothing from the workspace resolves; one tree per checkout. */
+export const appsRoot = join(tmpdir(), `blake3-web-examples-${createHash('sha256').update(repoRoot).digest('hex').slice(0, 8)}`);
+
+export function appDir(app: App): string {
+  return join(appsRoot, app.install);
+}
+
+type Output = { status: number; output: string };
+
+/** Runs a command, keeping its output for the error message when it fails. */
+export function exec(cmd: string, args: string[], cwd: string): Promise<Output> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd, env: { ...process.env, npm_config_update_notifier: 'false' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    child.on('error', (e) => resolve({ status: 127, output: String(e) }));
+    child.on('close', (status) => resolve({ status: status ?? 1, output }));
+  });
+}
+
+async function must(what: string, cmd: string, args: string[], cwd: string): Promise<void> {
+  const { status, output } = await exec(cmd, args, cwd);
+  if (status !== 0) throw new Error(`${what} failed (exit status ${status}):\n${output.slice(-4000)}`);
+}
+
+/** Packs the packages; the directory is named for their contents, so npm sees every change. */
+export async function pack(): Promise<Map<string, string>> {
+  const staging = join(repoRoot, 'test-results', 'consumers', 'pack');
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(staging, { recursive: true });
+  const pnpm = join(repoRoot, 'scripts', 'pnpm.mjs');
+  await Promise.all(PACKAGES.map((p) => must(`pnpm pack of packages/${p}`, process.execPath, [pnpm, 'pack', '--pack-destination', staging], join(repoRoot, 'packages', p))));
+  const files = readdirSync(staging).filter((f) => f.endsWith('.tgz')).sort();
+  if (files.length !== PACKAGES.length) throw new Error(`pnpm pack made ${files.join(', ')}`);
+  const hash = createHash('sha256');
+  for (const f of files) hash.update(readFileSync(join(staging, f)));
+  const dir = join(appsRoot, 'tarballs', hash.digest('hex').slice(0, 16));
+  mkdirSync(dir, { recursive: true });
+  const tarballs = new Map<string, string>();
+  for (const f of files) {
+    cpSync(join(staging, f), join(dir, f));
+    tarballs.set(`@blake3-web/${f.replace(/^blake3-web-/, '').replace(/-\d+\.\d+\.\d+\.tgz$/, '')}`, join(dir, f));
+  }
+  return tarballs;
+}
+
+/** Copies an example over its install (node_modules stays) and installs the tarballs with npm. */
+export async function install(target: Install, tarballs: Map<string, string>): Promise<void> {
+  const dir = join(appsRoot, target.key);
+  mkdirSync(dir, { recursive: true });
+  for (const entry of readdirSync(dir)) if (entry !== 'node_modules' && entry !== 'package-lock.json') rmSync(join(dir, entry), { recursive: true, force: true });
+  cpSync(join(repoRoot, 'examples', target.dir), dir, { recursive: true });
+  const pkgFile = join(dir, 'package.json');
+  const pkg = JSON.parse(readFileSync(pkgFile, 'utf8')) as { devDependencies?: Record<string, string> };
+  if (target.devDependencies) pkg.devDependencies = { ...pkg.devDependencies, ...target.devDependencies };
+  writeFileSync(pkgFile, `${JSON.stringify(pkg, null, 2)}\n`);
+  // `npm install <tarball>...` as a user runs it; it records them in package.json.
+  await must(`npm install in ${dir}`, 'npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', ...tarballs.values()], dir);
+}
+
+export async function build(app: App): Promise<void> {
+  const dir = appDir(app);
+  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+  if (pkg.scripts?.build === undefined) return;
+  rmSync(join(dir, 'dist'), { recursive: true, force: true });
+  await must(`npm run build of ${app.name}`, 'npm', ['run', 'build'], dir);
+  if (!existsSync(join(dir, 'dist'))) throw new Error(`npm run build of ${app.name} wrote no dist/`);
+}
+
+/** Runs the functions at most `limit` at a time; rejects with every failure. */
+export async function inParallel<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  const queue = [...items];
+  const errors: unknown[] = [];
+  await Promise.all(
+    Array.from({ length: Math.min(limit, queue.length) }, async () => {
+      for (let item = queue.shift(); item !== undefined; item = queue.shift()) await fn(item).catch((e: unknown) => errors.push(e));
+    }),
+  );
+  if (errors.length > 0) throw new AggregateError(errors, errors.map((e) => (e instanceof Error ? e.message : String(e))).join('\n\n'));
+}
+
+export { installs };

@@ -1,0 +1,99 @@
+// Serving the example apps: built ones from a plain static server (as any host would), Vite's
+// dev server for dev mode.
+import { spawn } from 'node:child_process';
+import { createReadStream, writeFileSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join, normalize, sep } from 'node:path';
+
+import { mimeType } from '../server/mime-types.ts';
+
+export type Served = { readonly url: string; close(): Promise<void> };
+
+/** Serves a directory on 127.0.0.1; a directory's path serves its index.html. */
+export async function serveStatic(root: string): Promise<Served> {
+  const server = createServer((req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://app').pathname)).replace(/^\/+/, '');
+    const notFound = () => {
+      res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end(`${path} not found\n`);
+    };
+    if (path.split(sep).includes('..')) return notFound();
+    const file = join(root, path.endsWith('/') || path === '' || path === '.' ? join(path, 'index.html') : path);
+    stat(file).then(
+      (info) => {
+        if (!info.isFile()) return notFound();
+        res.writeHead(200, { 'Content-Type': mimeType(file), 'Content-Length': String(info.size), 'Cache-Control': 'no-store' });
+        createReadStream(file).pipe(res);
+      },
+      notFound,
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/**
+ * Starts `vite` in an app (as `npm run dev` would), with a fresh dependency pre-bundle, and with
+ * `config` as its vite.config when given.
+ */
+export async function serveViteDev(dir: string, config?: string): Promise<Served> {
+  const port = await freePort();
+  const args = ['--host', '127.0.0.1', '--port', String(port), '--strictPort', '--force'];
+  if (config !== undefined) {
+    const file = join(dir, `vite.${port}.config.js`);
+    writeFileSync(file, config);
+    args.push('--config', file);
+  }
+  const child = spawn(join(dir, 'node_modules', '.bin', 'vite'), args, {
+    cwd: dir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const url = `http://127.0.0.1:${port}/`;
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`vite dev in ${dir} did not start in 60 s:\n${output}`)), 60_000);
+    const onData = (d: Buffer) => {
+      output += d;
+      if (output.includes(url)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`vite dev in ${dir} exited with ${code}:\n${output}`));
+    });
+  });
+  return {
+    url,
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill();
+      }),
+  };
+}
