@@ -16,8 +16,8 @@ let coreScript: string;
 
 /** A fresh context that refuses WebAssembly code generation, with the core loaded as `core` and compile attempts counted. */
 function refusingContext(): vm.Context {
-  // A bare context has no TextEncoder, which every edge runtime has.
-  const context = vm.createContext({ TextEncoder }, { codeGeneration: { wasm: false } });
+  // A bare context has no TextEncoder or TextDecoder, which every edge runtime has.
+  const context = vm.createContext({ TextEncoder, TextDecoder }, { codeGeneration: { wasm: false } });
   vm.runInContext(
     `globalThis.kernelCompiles = 0;
      const count = (b) => { if (ArrayBuffer.isView(b) && b.byteLength > 1024) kernelCompiles++; };
@@ -54,7 +54,7 @@ describe('WebAssembly code generation refused (vm context, codeGeneration.wasm f
   });
 
   it('the context refuses what the library would compile', () => {
-    const context = vm.createContext({}, { codeGeneration: { wasm: false } });
+    const context = vm.createContext({ TextEncoder, TextDecoder }, { codeGeneration: { wasm: false } });
     assert.throws(() => vm.runInContext('new WebAssembly.Module(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]))', context), /disallowed by embedder/);
   });
 
