@@ -6,6 +6,7 @@ import { stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, normalize, sep } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 
 import { mimeType } from '../server/mime-types.ts';
 
@@ -74,7 +75,8 @@ export async function serveViteDev(dir: string, config?: string): Promise<Served
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`vite dev in ${dir} did not start in 60 s:\n${output}`)), 60_000);
     const onData = (d: Buffer) => {
-      output += d;
+      // Vite colours its banner whenever CI is set, even into a pipe.
+      output += stripVTControlCharacters(String(d));
       if (output.includes(url)) {
         clearTimeout(timer);
         resolve();
