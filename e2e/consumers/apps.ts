@@ -61,9 +61,15 @@ export const APPS: readonly App[] = [
   { name: 'parcel', dir: 'parcel', install: 'parcel', mode: 'build', serve: 'dist', worker: 'file' },
 ];
 
+/** A server app: installed and built like the others, then started on a port of its own. */
+export type ServerApp = Pick<App, 'name' | 'dir' | 'install' | 'devDependencies'>;
+
+// Route handlers on Next's edge runtime, run by `next start` (next-edge.spec.ts, no browser).
+export const NEXT_EDGE: ServerApp = { name: 'next edge', dir: 'next-edge', install: 'next-edge' };
+
 export function installs(): Install[] {
   const seen = new Map<string, Install>();
-  for (const app of APPS) {
+  for (const app of [...APPS, NEXT_EDGE]) {
     if (!seen.has(app.install)) seen.set(app.install, { key: app.install, dir: app.dir, devDependencies: app.devDependencies });
   }
   return [...seen.values()];

@@ -3,7 +3,8 @@ import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS } from '../../playwright.config.ts';
 import { BROWSER_PATHS } from '../../scripts/browser-paths.mjs';
 
-// The example apps in Chromium and Firefox (engines from Debian packages, as in the main config).
+// The example apps in Chromium and Firefox (engines from Debian packages, as in the main config),
+// and the Next.js app's edge routes over HTTP.
 process.env.PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD = '1';
 
 export default defineConfig({
@@ -17,8 +18,11 @@ export default defineConfig({
   workers: 2,
   reporter: [['list'], ['json', { outputFile: '../../test-results/consumers-report.json' }]],
   projects: [
+    // HTTP only, no browser: the Next.js app's edge routes.
+    { name: 'next-edge', testMatch: 'next-edge.spec.ts' },
     {
       name: 'chromium',
+      testIgnore: 'next-edge.spec.ts',
       use: {
         browserName: 'chromium',
         launchOptions: { executablePath: BROWSER_PATHS.chromium, args: CHROMIUM_ARGS },
@@ -26,6 +30,7 @@ export default defineConfig({
     },
     {
       name: 'firefox',
+      testIgnore: 'next-edge.spec.ts',
       use: { browserName: 'firefox', channel: 'moz-firefox', launchOptions: { executablePath: BROWSER_PATHS.firefox } },
     },
   ],

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { repoRoot } from '../server/fixture-server.ts';
-import { installs, type App, type Install } from './apps.ts';
+import { installs, type Install, type ServerApp } from './apps.ts';
 
 /** The published packages an app needs: the worker and what it depends on. */
 const PACKAGES = ['core', 'worker'];
@@ -16,16 +16,19 @@ const PACKAGES = ['core', 'worker'];
 /** Apps live outside the repo so nothing from the workspace resolves; one tree per checkout. */
 export const appsRoot = join(tmpdir(), `blake3-web-examples-${createHash('sha256').update(repoRoot).digest('hex').slice(0, 8)}`);
 
-export function appDir(app: App): string {
+export function appDir(app: Pick<ServerApp, 'install'>): string {
   return join(appsRoot, app.install);
 }
 
 type Output = { status: number; output: string };
 
+/** The environment of every install, build and server: no update checks, no Next.js telemetry. */
+export const appEnv = { ...process.env, npm_config_update_notifier: 'false', NEXT_TELEMETRY_DISABLED: '1' };
+
 /** Runs a command, keeping its output for the error message when it fails. */
 export function exec(cmd: string, args: string[], cwd: string): Promise<Output> {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd, env: { ...process.env, npm_config_update_notifier: 'false' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, { cwd, env: appEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
@@ -74,13 +77,14 @@ export async function install(target: Install, tarballs: Map<string, string>): P
   await must(`npm install in ${dir}`, 'npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', ...tarballs.values()], dir);
 }
 
-export async function build(app: App): Promise<void> {
+/** `npm run build`, where the app has a build script; `out` is the directory the build writes. */
+export async function build(app: ServerApp, out = 'dist'): Promise<void> {
   const dir = appDir(app);
   const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
   if (pkg.scripts?.build === undefined) return;
-  rmSync(join(dir, 'dist'), { recursive: true, force: true });
+  rmSync(join(dir, out), { recursive: true, force: true });
   await must(`npm run build of ${app.name}`, 'npm', ['run', 'build'], dir);
-  if (!existsSync(join(dir, 'dist'))) throw new Error(`npm run build of ${app.name} wrote no dist/`);
+  if (!existsSync(join(dir, out))) throw new Error(`npm run build of ${app.name} wrote no ${out}/`);
 }
 
 /** Runs the functions at most `limit` at a time; rejects with every failure. */

@@ -1,5 +1,5 @@
 // Serving the example apps: built ones from a plain static server (as any host would), Vite's
-// dev server for dev mode.
+// dev server for dev mode, a Next.js app by its own server.
 import { spawn } from 'node:child_process';
 import { createReadStream, writeFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -9,6 +9,7 @@ import { join, normalize, sep } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 
 import { mimeType } from '../server/mime-types.ts';
+import { appEnv } from './prepare.ts';
 
 export type Served = { readonly url: string; close(): Promise<void> };
 
@@ -55,29 +56,21 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * Starts `vite` in an app (as `npm run dev` would), with a fresh dependency pre-bundle, and with
- * `config` as its vite.config when given.
+ * Runs a server from the app's node_modules/.bin and resolves once its output shows `readyText`;
+ * it is stopped by `close()`, and an exit or 60 s without that line reject.
  */
-export async function serveViteDev(dir: string, config?: string): Promise<Served> {
-  const port = await freePort();
-  const args = ['--host', '127.0.0.1', '--port', String(port), '--strictPort', '--force'];
-  if (config !== undefined) {
-    const file = join(dir, `vite.${port}.config.js`);
-    writeFileSync(file, config);
-    args.push('--config', file);
-  }
-  const child = spawn(join(dir, 'node_modules', '.bin', 'vite'), args, {
-    cwd: dir,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+async function startServer(dir: string, bin: string, args: readonly string[], url: string, readyText: string): Promise<Served> {
+  const child = spawn(join(dir, 'node_modules', '.bin', bin), args, { cwd: dir, env: appEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  const url = `http://127.0.0.1:${port}/`;
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`vite dev in ${dir} did not start in 60 s:\n${output}`)), 60_000);
+    const timer = setTimeout(() => {
+      child.kill();
+      reject(new Error(`${bin} in ${dir} did not start in 60 s:\n${output}`));
+    }, 60_000);
     const onData = (d: Buffer) => {
-      // Vite colours its banner whenever CI is set, even into a pipe.
+      // Vite colours its banner whenever CI is set, even into a pipe: read the text without colours.
       output += stripVTControlCharacters(String(d));
-      if (output.includes(url)) {
+      if (output.includes(readyText)) {
         clearTimeout(timer);
         resolve();
       }
@@ -86,7 +79,7 @@ export async function serveViteDev(dir: string, config?: string): Promise<Served
     child.stderr.on('data', onData);
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`vite dev in ${dir} exited with ${code}:\n${output}`));
+      reject(new Error(`${bin} in ${dir} exited with ${code}:\n${output}`));
     });
   });
   return {
@@ -98,4 +91,26 @@ export async function serveViteDev(dir: string, config?: string): Promise<Served
         child.kill();
       }),
   };
+}
+
+/**
+ * Starts `vite` in an app (as `npm run dev` would), with a fresh dependency pre-bundle, and with
+ * `config` as its vite.config when given.
+ */
+export async function serveViteDev(dir: string, config?: string): Promise<Served> {
+  const port = await freePort();
+  const args = ['--host', '127.0.0.1', '--port', String(port), '--strictPort', '--force'];
+  if (config !== undefined) {
+    const file = join(dir, `vite.${port}.config.js`);
+    writeFileSync(file, config);
+    args.push('--config', file);
+  }
+  const url = `http://127.0.0.1:${port}/`;
+  return startServer(dir, 'vite', args, url, url);
+}
+
+/** Starts `next start` in a built Next.js app (as `npm start` would). */
+export async function serveNext(dir: string): Promise<Served> {
+  const port = await freePort();
+  return startServer(dir, 'next', ['start', '--hostname', '127.0.0.1', '--port', String(port)], `http://127.0.0.1:${port}/`, 'Ready in');
 }
