@@ -38,6 +38,12 @@ const CHUNK = BigInt(CHUNK_LEN);
 
 /** A Mode's resolved mode, which only this module reads (set by the class's static block). */
 let resolvedMode: (mode: Mode) => ResolvedMode;
+/**
+ * Marks a Mode of any copy of this module. Another copy's Mode (two bundles, a second install)
+ * fails `instanceof` and, read as options, would be the plain hash mode without a word: it is
+ * refused instead.
+ */
+const MODE_MARK = Symbol.for('@blake3-web/core/hazmat Mode');
 
 /**
  * A mode of BLAKE3 resolved once (the Rust crate's `Mode`): options checked, a key turned into
@@ -57,6 +63,10 @@ export class Mode {
     return this.#mode.dkLen;
   }
 
+  get [MODE_MARK](): true {
+    return true;
+  }
+
   static {
     resolvedMode = (m) => m.#mode;
   }
@@ -65,6 +75,9 @@ export class Mode {
 /** The mode of options or a Mode; `fn`, when given, returns a chaining value and refuses opts.dkLen. */
 function modeOf(opts: unknown, fn?: string): ResolvedMode {
   if (opts instanceof Mode) return resolvedMode(opts);
+  if (typeof opts === 'object' && opts !== null && MODE_MARK in opts) {
+    throw new TypeError('opts is a Mode made by another copy of @blake3-web/core: pass the options, or a Mode of this copy');
+  }
   if (fn !== undefined && typeof opts === 'object' && opts !== null && (opts as Blake3Opts).dkLen !== undefined) {
     throw new TypeError(`${fn} returns a 32-byte chaining value: opts.dkLen is not accepted`);
   }

@@ -175,6 +175,11 @@ forEachBackend('hazmat', () => {
     assert.throws(() => new Mode({ key: new Uint8Array(32), context: 'c' }), { name: 'TypeError', message: /opts.key and opts.context/ });
     assert.throws(() => new Mode({ dkLen: 2 ** 31 }), { name: 'RangeError', message: /opts.dkLen must be at most 2\^30/ });
     assert.throws(() => new Mode(7 as never), { name: 'TypeError', message: /opts must be an object, got 7/ });
+    // A Mode of another copy of the module is not read as empty options (the plain hash mode).
+    const foreign = { [Symbol.for('@blake3-web/core/hazmat Mode')]: true, dkLen: 32 };
+    for (const call of [() => mergeSubtreesRoot(l, r, foreign as never), () => hashSubtree(paint(10), 0, foreign as never), () => subtreeHasher(0, foreign as never)]) {
+      assert.throws(call, { name: 'TypeError', message: /^opts is a Mode made by another copy of @blake3-web\/core/ });
+    }
   });
 
   it('the sizes are exported: OUT_LEN and KEY_LEN, BLOCK_LEN and CHUNK_LEN (also from hazmat)', () => {
