@@ -1,4 +1,4 @@
-import { blake3, type OutputReader } from '@blake3-web/core';
+import { blake3, KEY_LEN, type OutputReader } from '@blake3-web/core';
 import { fstatSync, openSync, readSync } from 'node:fs';
 
 export type Mode = { key?: Uint8Array; context?: string };
@@ -40,15 +40,15 @@ export async function hashStdin(mode: Mode): Promise<OutputReader> {
   return hasher.reader();
 }
 
-/** Exactly 32 key bytes from standard input, as b3sum's --keyed reads them (at most 33). */
+/** Exactly KEY_LEN (32) key bytes from standard input, as b3sum's --keyed reads them (at most 33). */
 export async function readKeyFromStdin(): Promise<Uint8Array> {
   const parts: Uint8Array[] = [];
   let n = 0;
   for await (const chunk of process.stdin) {
     parts.push(chunk as Uint8Array);
     n += (chunk as Uint8Array).length;
-    if (n > 32) throw new Error('read more than 32 key bytes from stdin');
+    if (n > KEY_LEN) throw new Error(`read more than ${KEY_LEN} key bytes from stdin`);
   }
-  if (n < 32) throw new Error(`expected 32 key bytes from stdin, found ${n}`);
+  if (n < KEY_LEN) throw new Error(`expected ${KEY_LEN} key bytes from stdin, found ${n}`);
   return new Uint8Array(Buffer.concat(parts));
 }

@@ -1,4 +1,4 @@
-import { hexToBytes, type OutputReader } from '@blake3-web/core';
+import { hexToBytes, OUT_LEN, type OutputReader } from '@blake3-web/core';
 import { closeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { HELP, parseCommandLine, USAGE, UsageError, type Args } from './args.js';
@@ -53,7 +53,7 @@ async function run(argv: RawArg[], io: Writer): Promise<number> {
   if (parsed.kind === 'version') return io.out(`${NAME} ${VERSION}\n`), 0;
   const args = parsed.args;
   if (args.raw && args.files.length > 1) throw new Error('Only one filename can be provided when using --raw');
-  const length = args.check ? 32n : args.length;
+  const length = args.check ? BigInt(OUT_LEN) : args.length;
   if (args.seek + length > XOF_END) {
     throw new Error(`--seek ${args.seek} with ${length} output bytes goes past the end of BLAKE3's output stream (2^64 bytes)`);
   }
@@ -172,8 +172,8 @@ async function checkOne(line: { text: string } | { tooLong: true }, args: Args, 
   }
   let found: Uint8Array;
   try {
-    const result = await hashPath(fromText(parsed.path), args, mode, pool, 32n);
-    found = result instanceof Uint8Array ? result : result.read(32);
+    const result = await hashPath(fromText(parsed.path), args, mode, pool, BigInt(OUT_LEN));
+    found = result instanceof Uint8Array ? result : result.read(OUT_LEN);
   } catch (err) {
     io.out(`${parsed.shown}: FAILED (${osErrorReason(err)})\n`);
     return false;

@@ -3,14 +3,18 @@
  * crate's `blake3::hazmat`. Mistakes here give garbage hashes, not errors, wherever the functions
  * cannot tell: check the root against `blake3()` of the same input.
  *
+ * Every function takes the mode as options (`{ key }`, `{ context }` or none) or as a `Mode`
+ * resolved once, which callers that merge many subtrees should pass: a context is then hashed
+ * into its key once, not per call.
+ *
  * @example
  * ```ts
  * import { blake3 } from '@blake3-web/core';
- * import { hashSubtree, mergeSubtreesRoot, leftSubtreeLen } from '@blake3-web/core/hazmat';
+ * import { hashSubtree, mergeSubtreesRoot, leftSubtreeLen, subtreeHasher } from '@blake3-web/core/hazmat';
  * const input = new Uint8Array(5000);
  * const split = leftSubtreeLen(input.length); // 4096
  * const left = hashSubtree(input.subarray(0, split), 0);
- * const right = hashSubtree(input.subarray(split), split);
+ * const right = subtreeHasher(split).update(input.subarray(split)).finalizeNonRoot();
  * mergeSubtreesRoot(left, right); // equals blake3(input)
  * ```
  * @module
@@ -19,17 +23,62 @@ import { abytes, auint } from './_assert.js';
 import { toBytes, wordsFromBytes, wordsToBytes, type Input } from './_bytes.js';
 import { BLOCK_LEN, CHUNK_LEN, OUT_LEN, PARENT } from './_constants.js';
 import { HasherState } from './_hasher-state.js';
-import { resolveMode, type Blake3Opts, type Mode } from './_options.js';
+import { resolveMode, type Blake3Opts, type Mode as ResolvedMode } from './_options.js';
 import { Output } from './_output.js';
 import { parentChainingValues } from './hash-many.js';
+
+export { BLOCK_LEN, CHUNK_LEN } from './_constants.js';
 
 /** Options of functions that return a 32-byte chaining value: the mode only. */
 export type SubtreeOpts = Omit<Blake3Opts, 'dkLen'>;
 
+const MAX_COUNTER = BigInt(Number.MAX_SAFE_INTEGER);
+
 const CHUNK = BigInt(CHUNK_LEN);
 
-function subtreeMode(opts: unknown, fn: string): Mode {
-  if (typeof opts === 'object' && opts !== null && (opts as Blake3Opts).dkLen !== undefined) {
+/** A Mode's resolved mode, which only this module reads (set by the class's static block). */
+let resolvedMode: (mode: Mode) => ResolvedMode;
+/**
+ * Marks a Mode of any copy of this module. Another copy's Mode (two bundles, a second install)
+ * fails `instanceof` and, read as options, would be the plain hash mode without a word: it is
+ * refused instead.
+ */
+const MODE_MARK = Symbol.for('@blake3-web/core/hazmat Mode');
+
+/**
+ * A mode of BLAKE3 resolved once (the Rust crate's `Mode`): options checked, a key turned into
+ * words, a context hashed into its derive_key context key (`hash_derive_key_context`). Every
+ * function here takes one in place of options. Its `dkLen` is the length of the hash
+ * `mergeSubtreesRoot` gives; the functions that return chaining values use its key and flags only.
+ */
+export class Mode {
+  readonly #mode: ResolvedMode;
+
+  constructor(opts?: Blake3Opts) {
+    this.#mode = resolveMode(opts);
+  }
+
+  /** The output length of the root hash, in bytes. */
+  get dkLen(): number {
+    return this.#mode.dkLen;
+  }
+
+  get [MODE_MARK](): true {
+    return true;
+  }
+
+  static {
+    resolvedMode = (m) => m.#mode;
+  }
+}
+
+/** The mode of options or a Mode; `fn`, when given, returns a chaining value and refuses opts.dkLen. */
+function modeOf(opts: unknown, fn?: string): ResolvedMode {
+  if (opts instanceof Mode) return resolvedMode(opts);
+  if (typeof opts === 'object' && opts !== null && MODE_MARK in opts) {
+    throw new TypeError('opts is a Mode made by another copy of @blake3-web/core: pass the options, or a Mode of this copy');
+  }
+  if (fn !== undefined && typeof opts === 'object' && opts !== null && (opts as Blake3Opts).dkLen !== undefined) {
     throw new TypeError(`${fn} returns a 32-byte chaining value: opts.dkLen is not accepted`);
   }
   return resolveMode(opts);
@@ -70,24 +119,76 @@ export function leftSubtreeLen<T extends number | bigint>(inputLen: T): T {
   return sameType(inputLen, p * CHUNK);
 }
 
+/** Where a subtree starts, checked: its first chunk's index and the most bytes it may hold. */
+function subtreeStart(inputOffset: unknown): { counter: number; maxLen: number } {
+  const offset = auint(inputOffset, 'inputOffset');
+  const max = maxSubtreeLen(offset);
+  const counter = offset / CHUNK;
+  if (counter > MAX_COUNTER) throw new RangeError(`inputOffset is too large, got ${offset}`);
+  // Above 2^53 the limit is beyond any input's length, so a rounded one does as well.
+  return { counter: Number(counter), maxLen: max === undefined ? Infinity : Number(max) };
+}
+
+function tooLong(maxLen: number, inputOffset: unknown, len: number): RangeError {
+  return new RangeError(`input must be at most ${maxLen} bytes for a subtree starting at ${inputOffset}, got ${len}`);
+}
+
 /**
  * The 32-byte non-root chaining value of the subtree of `input` starting at byte `inputOffset`
  * of the whole input. `inputOffset` is a multiple of 1024 and `input` at most
  * `maxSubtreeLen(inputOffset)` bytes; the chaining value of an entire input is never a hash.
  */
-export function hashSubtree(input: Input, inputOffset: number | bigint, opts?: SubtreeOpts): Uint8Array {
+export function hashSubtree(input: Input, inputOffset: number | bigint, opts?: SubtreeOpts | Mode): Uint8Array {
   const bytes = toBytes(input, 'input');
-  const offset = auint(inputOffset, 'inputOffset');
-  const mode = subtreeMode(opts, 'hashSubtree');
+  const { counter, maxLen } = subtreeStart(inputOffset);
+  const mode = modeOf(opts, 'hashSubtree');
   if (bytes.length === 0) throw new RangeError('input must not be empty: empty subtrees are never valid');
-  const max = maxSubtreeLen(offset);
-  if (max !== undefined && BigInt(bytes.length) > max) {
-    throw new RangeError(`input must be at most ${max} bytes for a subtree starting at ${offset}, got ${bytes.length}`);
-  }
-  const counter = offset / CHUNK;
-  if (counter > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError(`inputOffset is too large, got ${offset}`);
-  const state = (scratchState ??= new HasherState()).init(mode.key, mode.flags, Number(counter));
+  if (bytes.length > maxLen) throw tooLong(maxLen, inputOffset, bytes.length);
+  const state = (scratchState ??= new HasherState()).init(mode.key, mode.flags, counter);
   return cvBytes(state.finalizeWith(bytes, scratchOutput));
+}
+
+/**
+ * `hashSubtree` for a subtree that arrives in pieces (the Rust crate's `Hasher` with
+ * `set_input_offset` and `finalize_non_root`). An update that would take the subtree past
+ * `maxSubtreeLen(inputOffset)` bytes throws and leaves the hasher as it was.
+ */
+export class SubtreeHasher {
+  readonly #state: HasherState;
+  readonly #inputOffset: number | bigint;
+  readonly #maxLen: number;
+
+  constructor(inputOffset: number | bigint, opts?: SubtreeOpts | Mode) {
+    const { counter, maxLen } = subtreeStart(inputOffset);
+    const mode = modeOf(opts, 'subtreeHasher');
+    this.#state = new HasherState().init(mode.key, mode.flags, counter);
+    this.#inputOffset = inputOffset;
+    this.#maxLen = maxLen;
+  }
+
+  /** Bytes of the subtree hashed so far. */
+  get length(): number {
+    return this.#state.length;
+  }
+
+  update(input: Input): this {
+    const bytes = toBytes(input, 'input');
+    const len = this.#state.length + bytes.length;
+    if (len > this.#maxLen) throw tooLong(this.#maxLen, this.#inputOffset, len);
+    this.#state.update(bytes);
+    return this;
+  }
+
+  /** The subtree's 32-byte non-root chaining value; the hasher can take more input afterwards. */
+  finalizeNonRoot(): Uint8Array {
+    if (this.#state.length === 0) throw new RangeError('the subtree must not be empty: empty subtrees are never valid');
+    return cvBytes(this.#state.finalize(scratchOutput));
+  }
+}
+
+/** A SubtreeHasher for the subtree starting at byte `inputOffset` of the whole input. */
+export function subtreeHasher(inputOffset: number | bigint, opts?: SubtreeOpts | Mode): SubtreeHasher {
+  return new SubtreeHasher(inputOffset, opts);
 }
 
 // Scratch reused by every call (none re-enters, none is asynchronous): a fresh Output per call
@@ -104,7 +205,7 @@ function cvBytes(output: Output): Uint8Array {
   return out;
 }
 
-function parentOutput(left: unknown, right: unknown, mode: Mode): Output {
+function parentOutput(left: unknown, right: unknown, mode: ResolvedMode): Output {
   const l = abytes(left, 'left', OUT_LEN);
   const r = abytes(right, 'right', OUT_LEN);
   const out = scratchOutput;
@@ -118,13 +219,13 @@ function parentOutput(left: unknown, right: unknown, mode: Mode): Output {
 }
 
 /** The chaining value of the parent of two subtrees that is not the root. */
-export function mergeSubtreesNonRoot(left: Uint8Array, right: Uint8Array, opts?: SubtreeOpts): Uint8Array {
-  return cvBytes(parentOutput(left, right, subtreeMode(opts, 'mergeSubtreesNonRoot')));
+export function mergeSubtreesNonRoot(left: Uint8Array, right: Uint8Array, opts?: SubtreeOpts | Mode): Uint8Array {
+  return cvBytes(parentOutput(left, right, modeOf(opts, 'mergeSubtreesNonRoot')));
 }
 
 /** The hash (`opts.dkLen` bytes, default 32) of a whole input from its two top subtrees. */
-export function mergeSubtreesRoot(left: Uint8Array, right: Uint8Array, opts?: Blake3Opts): Uint8Array {
-  const mode = resolveMode(opts);
+export function mergeSubtreesRoot(left: Uint8Array, right: Uint8Array, opts?: Blake3Opts | Mode): Uint8Array {
+  const mode = modeOf(opts);
   const out = new Uint8Array(mode.dkLen);
   parentOutput(left, right, mode).rootBytes(out);
   return out;
@@ -137,8 +238,8 @@ export function mergeSubtreesRoot(left: Uint8Array, right: Uint8Array, opts?: Bl
  * with the wasm-simd backend 8 parents are compressed per SIMD step (for Bao-style trees, where
  * every parent of a subtree is checked).
  */
-export function mergeManySubtreesNonRoot(nodes: Uint8Array, opts?: SubtreeOpts): Uint8Array {
+export function mergeManySubtreesNonRoot(nodes: Uint8Array, opts?: SubtreeOpts | Mode): Uint8Array {
   const bytes = abytes(nodes, 'nodes');
   if (bytes.length % BLOCK_LEN !== 0) throw new RangeError(`nodes must be a whole number of ${BLOCK_LEN}-byte parent nodes, got ${bytes.length} bytes`);
-  return parentChainingValues(bytes, subtreeMode(opts, 'mergeManySubtreesNonRoot'));
+  return parentChainingValues(bytes, modeOf(opts, 'mergeManySubtreesNonRoot'));
 }

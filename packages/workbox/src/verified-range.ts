@@ -1,4 +1,4 @@
-import { bytesToHex } from '@blake3-web/core';
+import { bytesToHex, CHUNK_LEN } from '@blake3-web/core';
 import { baoDecodeSlice, baoOutboardSize, baoOutboardSlice, baoSliceBounds, fetchVerified, IntegrityError } from '@blake3-web/stream';
 import type { RouteHandlerCallback } from 'workbox-core/types.js';
 import { hashFromUrlPath, type ExpectedHashResolver } from './resolvers.js';
@@ -29,7 +29,7 @@ const DEFAULT_WINDOW = 256 * 1024;
 const DEFAULT_MAX_OUTBOARD = 64 * 1024 * 1024;
 /** The outboard's header: the content length, 8 bytes little-endian (Bao spec, "Encoding format"). */
 const HEADER = 8;
-const LEAF = 1024;
+const LEAF = CHUNK_LEN;
 
 /** A single byte range, as the request asked for it (RFC 9110, section 14.1.2). */
 type RangeSpec = { first: number; last?: number } | { suffix: number };

@@ -12,7 +12,7 @@
 // start. Messages wait here until then, so nothing is ever posted twice. Each way of starting is
 // tried once per page: after a failure, later workers skip it, and once both failed every worker
 // fails at once, without a request.
-import { WorkerStartError } from './_worker-handle.js';
+import { WorkerStartError } from './_errors.js';
 import { WORKER_READY } from './protocol.js';
 
 /** Why each way of starting failed, once it has. */

@@ -1,7 +1,22 @@
+// The errors of the worker boundary: a worker that died, and errors thrown in a worker.
+//
 // Errors that cross the worker boundary keep their name, message, stack and, for Node system
 // errors, code/errno/syscall/path; they come back as the class they were thrown as, so
 // `instanceof TypeError` and `e.name === 'NotReadableError'` work on the caller's side.
 import type { WireError } from './protocol.js';
+
+/** A worker stopped (crashed, was terminated, ran out of memory, stopped answering) before answering. */
+export class WorkerDiedError extends Error {
+  override name = 'WorkerDiedError';
+}
+
+/**
+ * The pool's default worker could not be started at all (its script would not load): starting
+ * another would fail the same way, so the hash fails at once. The message names the fix.
+ */
+export class WorkerStartError extends WorkerDiedError {
+  override name = 'WorkerStartError';
+}
 
 const NATIVE_ERRORS: Readonly<Record<string, ErrorConstructor>> = {
   Error,

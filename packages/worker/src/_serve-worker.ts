@@ -2,7 +2,8 @@
 // with their platform's endpoint and file reader.
 import { expose, transferHandlers, type Endpoint, type TransferHandler } from 'comlink';
 import { toWireError } from './_errors.js';
-import { hashRange, type OpenFile } from './_hash-range.js';
+import { hashRange } from './_hash-range.js';
+import type { OpenFile } from './_range-readers.js';
 import type { HashTask, WorkerApi } from './protocol.js';
 
 export function serveWorker(endpoint: Endpoint, openFile: OpenFile): void {

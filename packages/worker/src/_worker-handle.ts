@@ -1,44 +1,15 @@
 // One live worker as the pool sees it: a comlink proxy, the calls waiting on it, and the ways
 // it can die. A worker that dies never answers its pending calls, so every way of noticing a
-// death (Node's 'exit', a Web Worker's 'error', a liveness probe that goes unanswered) ends
-// them all with a WorkerDiedError instead of leaving them to hang.
-import { transfer, wrap, type Endpoint, type Remote } from 'comlink';
-import { reviveError } from './_errors.js';
+// death (what the platform reports, a liveness probe that goes unanswered) ends them all with a
+// WorkerDiedError instead of leaving them to hang.
+import { transfer, wrap, type Remote } from 'comlink';
+import { reviveError, WorkerDiedError } from './_errors.js';
+import type { AdaptWorker, WorkerLike, WorkerPort } from './_platform.js';
 import type { HashTask, WorkerApi } from './protocol.js';
 
-/** A worker_threads Worker, structurally (the public types do not depend on Node's). */
-export type NodeWorkerLike = {
-  postMessage(message: unknown, transfer?: readonly unknown[]): void;
-  on(type: string, listener: (...args: never[]) => void): unknown;
-  off(type: string, listener: (...args: never[]) => void): unknown;
-  terminate(): unknown;
-  ref?(): void;
-  unref?(): void;
-};
-
-/** What `createWorker` may return: a Web Worker, or a worker_threads Worker in Node. */
-export type WorkerLike = Worker | NodeWorkerLike;
-
-/** A worker stopped (crashed, was terminated, ran out of memory, stopped answering) before answering. */
-export class WorkerDiedError extends Error {
-  override name = 'WorkerDiedError';
-}
-
-/**
- * The pool's default worker could not be started at all (its script would not load): starting
- * another would fail the same way, so the hash fails at once. The message names the fix.
- */
-export class WorkerStartError extends WorkerDiedError {
-  override name = 'WorkerStartError';
-}
-
-function isNodeWorker(w: WorkerLike): w is NodeWorkerLike {
-  return typeof (w as NodeWorkerLike).on === 'function' && typeof (w as Worker).addEventListener !== 'function';
-}
-
 export type WorkerHandleOpts = {
-  /** comlink's endpoint over a worker_threads Worker (the platform's node adapter). */
-  readonly nodeWorkerEndpoint: (worker: NodeWorkerLike) => Endpoint;
+  /** The platform's adapter for its workers. */
+  readonly adaptWorker: AdaptWorker;
   /**
    * How long a worker with calls pending may stay silent before it is probed, and how long a
    * probe may go unanswered before the worker counts as dead. Browsers report no event when a
@@ -49,7 +20,7 @@ export type WorkerHandleOpts = {
 };
 
 export class WorkerHandle {
-  readonly #worker: WorkerLike;
+  readonly #port: WorkerPort;
   readonly #remote: Remote<WorkerApi>;
   readonly #opts: WorkerHandleOpts;
   readonly #pending = new Set<(e: Error) => void>();
@@ -59,43 +30,10 @@ export class WorkerHandle {
   #timer: ReturnType<typeof setInterval> | undefined;
 
   constructor(worker: WorkerLike, opts: WorkerHandleOpts) {
-    this.#worker = worker;
     this.#opts = opts;
-    let endpoint: Endpoint;
-    if (isNodeWorker(worker)) {
-      const onExit = (code: number) => this.#die(`the worker exited with code ${code}`);
-      const onError = (e: Error) => this.#die(`the worker failed: ${e?.message ?? String(e)}`, e);
-      // The listeners stay for the worker's whole life: a worker terminated while its script was
-      // still loading can emit 'error' afterwards, and an 'error' nobody listens to would crash
-      // the process. After the first death they do nothing.
-      worker.on('exit', onExit);
-      worker.on('error', onError);
-      endpoint = opts.nodeWorkerEndpoint(worker);
-    } else {
-      // An 'error' event is an uncaught error in the worker (comlink catches the ones from calls),
-      // e.g. its script failed to load; 'messageerror' means an answer could not be read.
-      const onError = (e: Event) => {
-        e.preventDefault();
-        const { error, message } = e as ErrorEvent;
-        if (error instanceof WorkerStartError) this.#die(error);
-        else this.#die(`the worker failed: ${message || 'error event'}`);
-      };
-      const onMessageError = () => this.#die('a message from the worker could not be deserialized');
-      worker.addEventListener('error', onError);
-      worker.addEventListener('messageerror', onMessageError);
-      endpoint = worker;
-    }
-    this.#remote = wrap<WorkerApi>(endpoint);
+    this.#port = opts.adaptWorker(worker, (reason) => this.#die(reason));
+    this.#remote = wrap<WorkerApi>(this.#port.endpoint);
     this.#setBusy(false);
-  }
-
-  /** Calls waiting for this worker. */
-  get pending(): number {
-    return this.#pending.size;
-  }
-
-  get dead(): boolean {
-    return this.#dead !== undefined;
   }
 
   /** Runs a task; the transfer list moves buffers instead of copying them. */
@@ -128,9 +66,8 @@ export class WorkerHandle {
     this.#stop(reason);
   }
 
-  #die(why: string | WorkerDiedError, cause?: unknown): void {
+  #die(reason: WorkerDiedError): void {
     if (this.#dead) return;
-    const reason = typeof why !== 'string' ? why : new WorkerDiedError(why, cause === undefined ? undefined : { cause });
     this.#stop(reason);
     this.#opts.onDeath(this, reason);
   }
@@ -141,7 +78,7 @@ export class WorkerHandle {
     this.#setBusy(false);
     // Terminating an already dead worker is harmless; a live one must not keep hashing for nobody.
     void Promise.resolve()
-      .then(() => this.#worker.terminate())
+      .then(() => this.#port.terminate())
       .catch(() => undefined);
     const rejects = [...this.#pending];
     this.#pending.clear();
@@ -149,12 +86,7 @@ export class WorkerHandle {
   }
 
   #setBusy(busy: boolean): void {
-    // Node: an idle worker must not keep the process alive; a busy one must, or a script awaiting
-    // a hash at top level would exit before the answer came.
-    if (isNodeWorker(this.#worker)) {
-      if (busy) this.#worker.ref?.();
-      else this.#worker.unref?.();
-    }
+    this.#port.setBusy(busy);
     if (busy && this.#timer === undefined && !this.#dead) {
       this.#lastHeard = Date.now();
       this.#timer = setInterval(() => this.#checkLiveness(), Math.max(1, this.#opts.livenessMs / 2));
@@ -169,7 +101,7 @@ export class WorkerHandle {
   #checkLiveness(): void {
     const now = Date.now();
     if (this.#probeSentAt !== undefined) {
-      if (now - this.#probeSentAt >= this.#opts.livenessMs) this.#die(`the worker did not answer for ${now - this.#lastHeard} ms`);
+      if (now - this.#probeSentAt >= this.#opts.livenessMs) this.#die(new WorkerDiedError(`the worker did not answer for ${now - this.#lastHeard} ms`));
       return;
     }
     if (now - this.#lastHeard < this.#opts.livenessMs) return;

@@ -5,14 +5,12 @@
  * the tree above them is the same shape as the tree above chunks: the stack rule of
  * merge-chaining-values.ts applies with a subtree in the role of a chunk.
  */
-
-/** BLAKE3's chunk: the smallest subtree. */
-export const CHUNK_LEN = 1024;
+import { CHUNK_LEN } from '@blake3-web/core';
 
 /**
  * The default largest subtree a task hashes: 16 MiB. A task costs about 0.25 ms beyond its bytes
  * (messages, open/stat/close, scheduling; docs/worker-pool.md), about 2% of a 16 MiB task and 4%
- * of an 8 MiB one; memory does not grow with it, as tasks are read in pieces (_hash-range.ts).
+ * of an 8 MiB one; memory does not grow with it, as tasks are read in pieces (_range-readers.ts).
  * Larger subtrees would make progress, abort and the last tasks' load balance coarser.
  */
 export const DEFAULT_SUBTREE_BYTES = 16 * 1024 * 1024;
@@ -24,7 +22,7 @@ export const DEFAULT_SUBTREE_BYTES = 16 * 1024 * 1024;
 export const MIN_SPLIT_SUBTREE_BYTES = 1024 * 1024;
 
 /** Tasks each worker should get, at least, before subtrees shrink: two keep a worker busy while the next read is under way. */
-const TASKS_PER_WORKER = 2;
+const MIN_TASKS_PER_WORKER = 2;
 
 export type SubtreePlan = {
   /** Input length in bytes. */
@@ -55,9 +53,9 @@ function floorPowerOfTwo(n: number): number {
  * one task that hashes the whole input.
  */
 export function planSubtrees(total: number, maxSubtreeBytes: number, workers: number): SubtreePlan {
-  if (!isSubtreeSize(maxSubtreeBytes)) throw new RangeError(`maxSubtreeBytes must be a power of two from 1024 to 2^30, got ${maxSubtreeBytes}`);
+  if (!isSubtreeSize(maxSubtreeBytes)) throw new RangeError(`maxSubtreeBytes must be a power of two from ${CHUNK_LEN} to 2^30, got ${maxSubtreeBytes}`);
   const minBytes = Math.min(MIN_SPLIT_SUBTREE_BYTES, maxSubtreeBytes);
-  const wanted = Math.max(1, workers) * TASKS_PER_WORKER;
+  const wanted = Math.max(1, workers) * MIN_TASKS_PER_WORKER;
   let subtreeBytes = maxSubtreeBytes;
   if (total < maxSubtreeBytes * wanted) {
     subtreeBytes = Math.max(minBytes, Math.min(maxSubtreeBytes, floorPowerOfTwo(Math.max(1, total / wanted))));

@@ -3,6 +3,7 @@
 import { DefaultWorker } from './_default-worker-browser.js';
 import { openFileUnsupported } from './_open-file-browser.js';
 import type { Platform } from './_platform.js';
+import { hasWorkerEvents, webWorkerPort } from './_web-worker-port.js';
 
 export const browserPlatform: Platform = {
   blobTransport: 'blob',
@@ -10,6 +11,10 @@ export const browserPlatform: Platform = {
   // from its file or, where a bundler left no file, from its source.
   // DefaultWorker has every part of a Worker that the pool and comlink use.
   spawnDefaultWorker: () => new DefaultWorker() as unknown as Worker,
+  adaptWorker(worker, onDeath) {
+    if (!hasWorkerEvents(worker)) throw new TypeError('createWorker must return a Web Worker here');
+    return webWorkerPort(worker, onDeath);
+  },
   reportedParallelism() {
     const n = typeof navigator === 'undefined' ? undefined : navigator.hardwareConcurrency;
     return typeof n === 'number' && n >= 1 ? n : 1;
@@ -18,7 +23,4 @@ export const browserPlatform: Platform = {
     throw new TypeError(`file must be a Blob here: paths (got ${JSON.stringify(path)}) are read only in Node`);
   },
   openFile: openFileUnsupported,
-  nodeWorkerEndpoint() {
-    throw new TypeError('createWorker must return a Web Worker here');
-  },
 };

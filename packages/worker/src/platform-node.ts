@@ -1,11 +1,12 @@
 // The platform in Node: worker_threads through comlink's node adapter, os.availableParallelism(),
 // files read by path.
-import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { nodeWorkerPort } from './_node-worker-port.js';
 import { fileSnapshot, openFile } from './_open-file-node.js';
-import type { Platform } from './_platform.js';
+import type { NodeWorkerLike, Platform } from './_platform.js';
+import { hasWorkerEvents, webWorkerPort } from './_web-worker-port.js';
 
 // Under a TypeScript runtime that runs the sources (Bun, Deno) this module is platform-node.ts
 // and its worker worker-node.ts; built, both are .js in dist.
@@ -35,6 +36,9 @@ export const nodePlatform: Platform = {
    */
   blobTransport: 'bytes',
   spawnDefaultWorker: () => new Worker(new URL(workerFile, import.meta.url), { execArgv: workerExecArgv() }),
+  // createWorker may also give a Web Worker where the runtime has them (Deno, Bun).
+  adaptWorker: (worker, onDeath) =>
+    hasWorkerEvents(worker) ? webWorkerPort(worker, onDeath) : nodeWorkerPort(worker as NodeWorkerLike, onDeath),
   reportedParallelism: () => availableParallelism(),
   async snapshotFile(path) {
     const info = await stat(path, { bigint: true });
@@ -42,5 +46,4 @@ export const nodePlatform: Platform = {
     return fileSnapshot(path, info);
   },
   openFile,
-  nodeWorkerEndpoint: (worker) => nodeEndpoint(worker),
 };

@@ -1,7 +1,8 @@
 /**
- * The worker pool: cuts an input into power-of-two subtrees (plan-subtrees.ts), hashes them in
- * workers, a bounded number at a time, and merges their chaining values in order on this thread
- * (merge-chaining-values.ts).
+ * The worker pool: each hash is a job (hash-job.ts) that cuts its input into power-of-two
+ * subtrees (plan-subtrees.ts) and merges their chaining values in order on this thread
+ * (merge-chaining-values.ts); the pool runs the jobs' tasks in workers, a bounded number at a
+ * time, taking jobs in turn.
  *
  * @example
  * ```ts
@@ -12,17 +13,17 @@
  * ```
  * @module
  */
-import { blake3, type Blake3Opts } from '@blake3-web/core';
-import type { SubtreeOpts } from '@blake3-web/core/hazmat';
-import { aFunction, anInteger, describe, isBlob } from './_assert.js';
-import type { Platform } from './_platform.js';
-import { hashRange, readBlobRange } from './_hash-range.js';
-import { WorkerDiedError, WorkerHandle, WorkerStartError, type WorkerLike } from './_worker-handle.js';
-import { InOrderMerger } from './merge-chaining-values.js';
-import { DEFAULT_SUBTREE_BYTES, isSubtreeSize, planSubtrees, subtreeRange, type SubtreePlan, type SubtreeRange } from './plan-subtrees.js';
-import type { FileSnapshot, HashTask, TaskSource } from './protocol.js';
+import { blake3 } from '@blake3-web/core';
+import { aFunction, anInteger, describe } from './_assert.js';
+import { WorkerDiedError } from './_errors.js';
+import { hashRange } from './_hash-range.js';
+import type { Platform, WorkerLike } from './_platform.js';
+import { WorkerHandle } from './_worker-handle.js';
+import { HashJob, inputSize, inputSource, jobInput, jobOpts, type HashFileOpts, type JobInput, type JobOpts } from './hash-job.js';
+import { DEFAULT_SUBTREE_BYTES, isSubtreeSize, planSubtrees, type SubtreeRange } from './plan-subtrees.js';
 
-export type { WorkerLike } from './_worker-handle.js';
+export type { WorkerLike } from './_platform.js';
+export type { HashFileOpts } from './hash-job.js';
 
 export type PoolOpts = {
   /** Workers (default: the reported parallelism, at most MAX_DEFAULT_POOL_SIZE). */
@@ -35,13 +36,6 @@ export type PoolOpts = {
    * in Vite; in Node a `worker_threads` Worker on the built worker file works too.
    */
   createWorker?: () => WorkerLike;
-};
-
-export type HashFileOpts = Blake3Opts & {
-  /** Aborting rejects the hash with `signal.reason`; no new work starts for it. */
-  signal?: AbortSignal;
-  /** Called as subtrees finish: bytesDone only grows, and the last call has bytesDone === total. */
-  onProgress?: (bytesDone: number, total: number) => void;
 };
 
 export interface Pool {
@@ -60,8 +54,8 @@ export interface Pool {
  */
 export const MAX_DEFAULT_POOL_SIZE = 4;
 
-/** Subtrees in flight per worker: one being hashed while the next is read (docs/worker-pool.md). */
-export const TASKS_PER_WORKER = 2;
+/** Tasks in flight per worker: one being hashed while the next is read (docs/worker-pool.md). */
+export const IN_FLIGHT_PER_WORKER = 2;
 
 /**
  * Inputs up to this size are hashed on the calling thread: a round trip to a worker costs about
@@ -76,161 +70,14 @@ const DEFAULT_LIVENESS_MS = 10_000;
 /** Knobs tests turn; not part of the public options. */
 export type PoolInternals = { livenessMs?: number };
 
-/** A Blob with its size as read once when the hash started, or a file as stat saw it. */
-type Input = { kind: 'blob'; blob: Blob; size: number } | { kind: 'file'; file: FileSnapshot };
-
-/**
- * `blob` with its size read once and checked: a plan for a NaN, fractional or negative size never
- * ends, and every later step works from this one number (tasks check the Blob still has it).
- */
-function blobInput(blob: Blob, name: string): Input {
-  return { kind: 'blob', blob, size: anInteger(blob.size, `${name}.size`, 0, Number.MAX_SAFE_INTEGER) };
-}
-
+/** A worker, started on first use, and the tasks it has in flight. */
 type Slot = { handle: WorkerHandle | undefined; inFlight: number };
 
-/** Validated options of one hash. */
-type JobOpts = { mode: SubtreeOpts; dkLen: number | undefined; signal?: AbortSignal; onProgress?: (bytesDone: number, total: number) => void };
-
-function validateHashOpts(opts: unknown): JobOpts {
-  if (opts === undefined) return { mode: {}, dkLen: undefined };
-  if (typeof opts !== 'object' || opts === null) throw new TypeError(`opts must be an object, got ${describe(opts)}`);
-  const { dkLen, key, context, signal, onProgress } = opts as HashFileOpts;
-  const mode: SubtreeOpts = {};
-  if (key !== undefined) mode.key = key;
-  if (context !== undefined) mode.context = context;
-  // The core checks dkLen, key and context exactly as blake3() does (same errors, same limits);
-  // a hasher is the cheapest thing that runs those checks without making the output.
-  blake3.create({ ...mode, dkLen });
-  if (signal !== undefined && (typeof signal !== 'object' || signal === null || typeof signal.aborted !== 'boolean' || typeof signal.addEventListener !== 'function')) {
-    throw new TypeError(`opts.signal must be an AbortSignal, got ${describe(signal)}`);
-  }
-  if (onProgress !== undefined) aFunction(onProgress, 'opts.onProgress');
-  return { mode, dkLen, signal, onProgress };
-}
-
-/** One hashBlob call in progress. */
-class HashJob {
-  readonly plan: SubtreePlan;
-  readonly input: Input;
-  readonly opts: JobOpts;
-  readonly promise: Promise<Uint8Array>;
-  readonly #merger: InOrderMerger | undefined;
-  readonly #window: number;
-  readonly #retries: number[] = [];
-  readonly #attempts = new Map<number, number>();
-  readonly #onAbort: () => void;
-  #nextIndex = 0;
-  #bytesDone = 0;
-  #settled = false;
-  #resolve!: (hash: Uint8Array) => void;
-  #reject!: (e: unknown) => void;
-  readonly #onSettle: (job: HashJob) => void;
-
-  constructor(input: Input, opts: JobOpts, plan: SubtreePlan, window: number, onSettle: (job: HashJob) => void) {
-    this.input = input;
-    this.opts = opts;
-    this.plan = plan;
-    this.#window = window;
-    this.#onSettle = onSettle;
-    this.#merger = plan.count > 1 ? new InOrderMerger(plan.count, opts.mode) : undefined;
-    this.promise = new Promise((resolve, reject) => {
-      this.#resolve = resolve;
-      this.#reject = reject;
-    });
-    this.#onAbort = () => this.fail(opts.signal!.reason);
-    opts.signal?.addEventListener('abort', this.#onAbort, { once: true });
-  }
-
-  get settled(): boolean {
-    return this.#settled;
-  }
-
-  /** Whether a task can start now: a retry, or the next subtree within the window. */
-  get hasTask(): boolean {
-    if (this.#settled) return false;
-    if (this.#retries.length > 0) return true;
-    const merged = this.#merger?.next ?? 0;
-    return this.#nextIndex < this.plan.count && this.#nextIndex < merged + this.#window;
-  }
-
-  takeTask(): SubtreeRange {
-    const index = this.#retries.shift() ?? this.#nextIndex++;
-    return subtreeRange(this.plan, index);
-  }
-
-  /** The message for a task, and what it transfers. Reads the bytes here when Blobs cannot be posted. */
-  async makeTask(range: SubtreeRange, blobTransport: Platform['blobTransport']): Promise<[HashTask, Transferable[]]> {
-    const output = this.plan.count === 1 ? 'root' : 'subtree';
-    const opts: Blake3Opts = output === 'root' && this.opts.dkLen !== undefined ? { ...this.opts.mode, dkLen: this.opts.dkLen } : this.opts.mode;
-    let source: TaskSource;
-    let transferList: Transferable[] = [];
-    if (this.input.kind === 'file') source = { kind: 'file', file: this.input.file };
-    else if (blobTransport === 'blob') source = { kind: 'blob', blob: this.input.blob, size: this.input.size };
-    else {
-      const bytes = await readBlobRange(this.input.blob, range.start, range.end);
-      source = { kind: 'bytes', bytes };
-      transferList = [bytes.buffer];
-    }
-    return [{ source, start: range.start, end: range.end, output, opts }, transferList];
-  }
-
-  /** Takes a task's answer: a chaining value, or the hash itself for a one-task plan. */
-  accept(range: SubtreeRange, out: Uint8Array): void {
-    if (this.#settled) return;
-    try {
-      // A worker that is not ours (createWorker) must not slip a wrong-sized value into a hash.
-      const expected = this.#merger === undefined ? (this.opts.dkLen ?? 32) : 32;
-      if (!(out instanceof Uint8Array) || out.length !== expected) {
-        throw new TypeError(`the worker answered ${describe(out)} for bytes [${range.start}, ${range.end}), not ${expected} bytes`);
-      }
-      if (this.#merger === undefined) {
-        this.#progress(range.end - range.start);
-        return this.#finish(out);
-      }
-      this.#merger.accept(range.index, out);
-      this.#progress(range.end - range.start);
-      if (this.#merger.done) this.#finish(this.#merger.finalize(this.opts.dkLen));
-    } catch (e) {
-      this.fail(e);
-    }
-  }
-
-  /** A worker died under this task: run it once more, or give up. */
-  retryOrFail(range: SubtreeRange, e: WorkerDiedError): void {
-    // A worker that cannot start fails its replacement the same way.
-    if (e instanceof WorkerStartError) return this.fail(e);
-    const attempts = this.#attempts.get(range.index) ?? 0;
-    if (attempts >= 1) {
-      return this.fail(new WorkerDiedError(`a worker stopped twice while hashing bytes [${range.start}, ${range.end}): ${e.message}`, { cause: e }));
-    }
-    this.#attempts.set(range.index, attempts + 1);
-    this.#retries.push(range.index);
-  }
-
-  fail(e: unknown): void {
-    if (this.#settled) return;
-    this.#settle();
-    this.#reject(e);
-  }
-
-  #progress(bytes: number): void {
-    this.#bytesDone += bytes;
-    this.opts.onProgress?.(this.#bytesDone, this.plan.total);
-  }
-
-  #finish(hash: Uint8Array): void {
-    this.#settle();
-    this.#resolve(hash);
-  }
-
-  #settle(): void {
-    this.#settled = true;
-    this.opts.signal?.removeEventListener('abort', this.#onAbort);
-    this.#onSettle(this);
-  }
-}
-
+/**
+ * The scheduler: a fixed set of worker slots, each taking up to IN_FLIGHT_PER_WORKER tasks;
+ * the jobs in progress, which give out tasks in turn; workers started on first use and again
+ * after one dies.
+ */
 class WorkerPool implements Pool {
   readonly #platform: Platform;
   readonly #slots: Slot[];
@@ -250,23 +97,11 @@ class WorkerPool implements Pool {
   }
 
   hashBlob(blob: Blob, opts?: HashFileOpts): Promise<Uint8Array> {
-    return this.#hash(() => {
-      if (!isBlob(blob)) throw new TypeError(`blob must be a Blob or File, got ${describe(blob)}`);
-      return blobInput(blob, 'blob');
-    }, opts);
+    return this.#hash(blob, 'blob', opts);
   }
 
   hashFile(file: Blob | string, opts?: HashFileOpts): Promise<Uint8Array> {
-    if (typeof file !== 'string') {
-      return this.#hash(() => {
-        if (!isBlob(file)) throw new TypeError(`file must be a Blob, a File or a path string, got ${describe(file)}`);
-        return blobInput(file, 'file');
-      }, opts);
-    }
-    return this.#hash(async () => {
-      if (file === '') throw new TypeError('file must be a Blob, a File or a path string, got an empty string');
-      return { kind: 'file', file: await this.#platform.snapshotFile(file) };
-    }, opts);
+    return this.#hash(file, 'file', opts);
   }
 
   terminate(): void {
@@ -280,33 +115,31 @@ class WorkerPool implements Pool {
     }
   }
 
-  async #hash(getInput: () => Input | Promise<Input>, opts: unknown): Promise<Uint8Array> {
+  async #hash(value: unknown, name: 'blob' | 'file', opts: unknown): Promise<Uint8Array> {
     if (this.#terminated) throw new DOMException('the worker pool was terminated', 'InvalidStateError');
-    const jobOpts = validateHashOpts(opts);
-    jobOpts.signal?.throwIfAborted();
-    const input = await getInput();
-    jobOpts.signal?.throwIfAborted();
+    const checked = jobOpts(opts);
+    checked.signal?.throwIfAborted();
+    const input = await jobInput(value, name, (path) => this.#platform.snapshotFile(path));
+    checked.signal?.throwIfAborted();
     // Terminated while this call was finding its input: it was pending, so it is aborted.
     if (this.#terminated) throw new DOMException('the worker pool was terminated', 'AbortError');
-    const total = input.kind === 'blob' ? input.size : input.file.size;
-    if (total <= INLINE_MAX_BYTES) return this.#hashInline(input, total, jobOpts);
+    const total = inputSize(input);
+    if (total <= INLINE_MAX_BYTES) return this.#hashInline(input, total, checked);
     const plan = planSubtrees(total, this.#subtreeBytes, this.#slots.length);
-    const window = 2 * this.#slots.length * TASKS_PER_WORKER;
-    const job = new HashJob(input, jobOpts, plan, window, (j) => this.#remove(j));
+    // Tasks may run this far ahead of the first unmerged subtree: twice what the workers hold.
+    const window = 2 * this.#slots.length * IN_FLIGHT_PER_WORKER;
+    const job = new HashJob(input, checked, plan, window, (j) => this.#remove(j));
     this.#jobs.push(job);
     this.#pump();
     return job.promise;
   }
 
-  async #hashInline(input: Input, total: number, opts: JobOpts): Promise<Uint8Array> {
-    const hashOpts: Blake3Opts = opts.dkLen === undefined ? opts.mode : { ...opts.mode, dkLen: opts.dkLen };
-    let hash: Uint8Array;
-    if (total === 0) hash = blake3(new Uint8Array(0), hashOpts);
-    else {
-      // The worker's own task code, run here.
-      const source: TaskSource = input.kind === 'blob' ? { kind: 'blob', blob: input.blob, size: input.size } : { kind: 'file', file: input.file };
-      hash = await hashRange({ source, start: 0, end: total, output: 'root', opts: hashOpts }, this.#platform.openFile);
-    }
+  async #hashInline(input: JobInput, total: number, opts: JobOpts): Promise<Uint8Array> {
+    // An empty input has no range to read; any other is the worker's own task code, run here.
+    const hash =
+      total === 0
+        ? blake3(new Uint8Array(0), opts.taskOpts)
+        : await hashRange({ source: inputSource(input), start: 0, end: total, output: 'root', opts: opts.taskOpts }, this.#platform.openFile);
     opts.signal?.throwIfAborted();
     opts.onProgress?.(total, total);
     return hash;
@@ -331,7 +164,7 @@ class WorkerPool implements Pool {
   #leastBusySlot(): Slot | undefined {
     let best: Slot | undefined;
     for (const slot of this.#slots) {
-      if (slot.inFlight < TASKS_PER_WORKER && (best === undefined || slot.inFlight < best.inFlight)) best = slot;
+      if (slot.inFlight < IN_FLIGHT_PER_WORKER && (best === undefined || slot.inFlight < best.inFlight)) best = slot;
     }
     return best;
   }
@@ -370,7 +203,7 @@ class WorkerPool implements Pool {
       throw new TypeError(`createWorker must return a Worker, got ${describe(worker)}`);
     }
     return new WorkerHandle(worker, {
-      nodeWorkerEndpoint: this.#platform.nodeWorkerEndpoint,
+      adaptWorker: this.#platform.adaptWorker,
       livenessMs: this.#livenessMs,
       onDeath: (handle) => {
         // The dead worker's calls reject on their own; the next task starts a fresh worker.

@@ -14,7 +14,7 @@ const dist = new URL('../dist/', import.meta.url);
 const { WORKER_READY } = (await import(new URL('protocol.js', dist).href)) as typeof import('../src/protocol.ts');
 const { createPoolOn } = (await import(new URL('pool.js', dist).href)) as PoolModule;
 const { browserPlatform } = (await import(new URL('platform-browser.js', dist).href)) as typeof import('../src/platform-browser.ts');
-const { WorkerStartError } = (await import(new URL('_worker-handle.js', dist).href)) as typeof import('../src/_worker-handle.ts');
+const { WorkerStartError } = (await import(new URL('_errors.js', dist).href)) as typeof import('../src/_errors.ts');
 
 // Node 20 has EventTarget and MessageEvent but no ErrorEvent.
 class ErrorEventStandIn extends Event {

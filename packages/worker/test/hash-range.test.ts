@@ -5,14 +5,18 @@ import assert from 'node:assert/strict';
 import { statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { hashRange, type OpenFile } from '../src/_hash-range.ts';
+import { hashFromReader, hashRange } from '../src/_hash-range.ts';
 import { fileSnapshot, openFile } from '../src/_open-file-node.ts';
+import { blobReader, bytesReader, type OpenFile } from '../src/_range-readers.ts';
 import { planSubtrees, subtreeRange } from '../src/plan-subtrees.ts';
 import type { HashTask, TaskSource } from '../src/protocol.ts';
 import { tempDir } from './_helpers.ts';
 
 const noFiles: OpenFile = () => Promise.reject(new Error('no files here'));
 const modes: Blake3Opts[] = [{}, { key: paint(32, 1) }, { context: 'blake3-web hashRange test' }];
+
+/** Node's file reader with another piece size. */
+const openFileInPieces = (pieceBytes: number): OpenFile => async (file) => ({ ...(await openFile(file)), pieceBytes });
 
 describe("a worker's task (run on this thread)", () => {
   const input = paint(5000);
@@ -36,16 +40,17 @@ describe("a worker's task (run on this thread)", () => {
       const data = rng.bytes(total);
       const opts = modes[round % 3];
       const plan = planSubtrees(total, subtreeBytes, 1);
-      const source: TaskSource = round % 2 === 0 ? { kind: 'blob', blob: new Blob([data]), size: data.length } : { kind: 'bytes', bytes: new Uint8Array(0) };
+      const blob = new Blob([data]);
+      const source: TaskSource = { kind: 'blob', blob, size: data.length };
       for (let i = 0; i < plan.count; i++) {
         const { start, end } = subtreeRange(plan, i);
-        const src: TaskSource = source.kind === 'bytes' ? { kind: 'bytes', bytes: data.slice(start, end) } : source;
-        const got = await hashRange({ source: src, start, end, output: 'subtree', opts }, noFiles, pieceBytes);
+        const reader = round % 2 === 0 ? blobReader(blob, pieceBytes) : { ...bytesReader(data.slice(start, end), start), pieceBytes };
+        const got = await hashFromReader({ source, start, end, output: 'subtree', opts }, reader);
         const expected = hashSubtree(data.subarray(start, end), start, opts);
         assert.equal(bytesToHex(got), bytesToHex(expected), `${total} bytes, subtree ${i} [${start}, ${end}) in ${pieceBytes}-byte pieces`);
       }
       const dkLen = rng.pick([0, 1, 32, 131]);
-      const root = await hashRange({ source: { kind: 'blob', blob: new Blob([data]), size: data.length }, start: 0, end: total, output: 'root', opts: { ...opts, dkLen } }, noFiles, pieceBytes);
+      const root = await hashFromReader({ source, start: 0, end: total, output: 'root', opts: { ...opts, dkLen } }, blobReader(blob, pieceBytes));
       assert.equal(bytesToHex(root), bytesToHex(blake3(data, { ...opts, dkLen })), `root of ${total} bytes in ${pieceBytes}-byte pieces`);
     }
   });
@@ -72,8 +77,8 @@ describe("a worker's task (run on this thread)", () => {
     const info = statSync(path);
     const file = fileSnapshot(path, statSync(path, { bigint: true }));
     const task = (start: number, end: number, f = file): HashTask => ({ source: { kind: 'file', file: f }, start, end, output: 'subtree', opts: {} });
-    assert.deepEqual(await hashRange(task(16384, 32768), openFile, 4096), hashSubtree(data.subarray(16384, 32768), 16384));
-    assert.deepEqual(await hashRange({ ...task(0, 40_000), output: 'root' }, openFile, 2048), blake3(data));
+    assert.deepEqual(await hashRange(task(16384, 32768), openFileInPieces(4096)), hashSubtree(data.subarray(16384, 32768), 16384));
+    assert.deepEqual(await hashRange({ ...task(0, 40_000), output: 'root' }, openFileInPieces(2048)), blake3(data));
     await assert.rejects(hashRange(task(32768, 40_001), openFile), { name: 'RangeError', message: /40000-byte input/ });
     utimesSync(path, info.atime, new Date(info.mtimeMs + 5000));
     await assert.rejects(hashRange(task(0, 1024), openFile), { name: 'NotReadableError', message: /changed while it was being hashed/ });

@@ -3,15 +3,16 @@
  * content length alone (Bao spec, "Combined Encoding Format"). Nothing in this module hashes.
  * @module
  */
+import { BLOCK_LEN, CHUNK_LEN, OUT_LEN } from '@blake3-web/core';
 
 /** Bytes in a BLAKE3 chunk, the leaf of the tree when `chunkGroupLog` is 0. */
-export const CHUNK_LEN = 1024;
+export { CHUNK_LEN };
 /** The little-endian u64 content length that starts every encoding and slice. */
 export const HEADER_LEN = 8;
 /** A parent node: the left child's chaining value, then the right child's. */
-export const PARENT_LEN = 64;
+export const PARENT_LEN = BLOCK_LEN;
 /** Chaining values and Bao hashes. */
-export const CV_LEN = 32;
+export const CV_LEN = OUT_LEN;
 
 /** Bytes in one leaf: a chunk, or a group of 2^chunkGroupLog chunks. */
 export function leafLen(chunkGroupLog: number): number {
