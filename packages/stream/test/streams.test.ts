@@ -169,6 +169,18 @@ async function throughReusedBuffer(transform: TransformStream<Uint8Array, Uint8A
   return { bytes, ended };
 }
 
+describe('IntegrityError', () => {
+  it('corrupt(): the expected digest in hex, no actual digest, the message given', () => {
+    const expected = blake3('x');
+    const error = IntegrityError.corrupt(expected, 'the Bao encoding ended early');
+    assert.ok(error instanceof IntegrityError && error instanceof Error);
+    assert.deepEqual(
+      { name: error.name, code: error.code, expected: error.expected, actual: error.actual, message: error.message },
+      { name: 'IntegrityError', code: 'ERR_BLAKE3_MISMATCH', expected: bytesToHex(expected), actual: '', message: 'the Bao encoding ended early' },
+    );
+  });
+});
+
 describe('writers that reuse their buffer', () => {
   const data = new Random(11).bytes(50_000);
 
