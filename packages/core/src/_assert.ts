@@ -1,6 +1,12 @@
-// Boundary checks: TypeError for a wrong type, RangeError for a bad value; every message names
-// the argument and says what arrived.
+/**
+ * Boundary checks: TypeError for a wrong type, RangeError for a bad value; every message names
+ * the argument and says what arrived. Each package's `_assert.ts` holds its own checks and
+ * re-exports these; the worker and stream packages reach this module through the
+ * `@blake3-web/core/_assert` subpath, which is internal: not documented, not covered by semver.
+ * @module
+ */
 
+/** A short description of a value for error messages: its type, and its size where it has one. */
 export function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return `an Array of length ${value.length}`;
@@ -22,7 +28,16 @@ export const MAX_OUTPUT_LEN = 2 ** 30;
 export function anumber(value: unknown, name: string): number {
   if (typeof value !== 'number') throw new TypeError(`${name} must be a number, got ${describe(value)}`);
   if (!Number.isSafeInteger(value) || value < 0) {
-    throw new RangeError(`${name} must be a non-negative integer, got ${value}`);
+    throw new RangeError(`${name} must be a non-negative safe integer, got ${value}`);
+  }
+  return value;
+}
+
+/** An integer in [min, max]. */
+export function anInteger(value: unknown, name: string, min: number, max: number): number {
+  if (typeof value !== 'number') throw new TypeError(`${name} must be a number, got ${describe(value)}`);
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    throw new RangeError(`${name} must be an integer from ${min} to ${max}, got ${value}`);
   }
   return value;
 }

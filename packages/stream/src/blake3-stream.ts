@@ -1,5 +1,5 @@
 import { blake3, type Blake3Opts } from '@blake3-web/core';
-import { deferred } from './_chunks.js';
+import { deferred } from './_deferred.js';
 import { PassThroughTransform } from './_pass-through.js';
 
 /**

@@ -285,6 +285,21 @@ describe('BaoVerifyStream: as a stream', () => {
     assert.deepEqual(out.released, data.subarray(0, out.released.length));
   });
 
+  it('an abort fails a write that waits for a read, and settles, even if no read comes', async () => {
+    const data = paint(10_000);
+    const { hash, encoded } = baoEncode(data);
+    const verifying = new BaoVerifyStream(hash);
+    const writer = verifying.writable.getWriter();
+    // Verifies the first chunks, then waits for the reader to take them.
+    const write = writer.write(encoded.slice(0, 5000));
+    await new Promise((r) => setTimeout(r, 10));
+    const reason = new Error('stop');
+    const timeout = new Promise((resolve) => setTimeout(() => resolve('pending after 1 s'), 1000));
+    const settled = Promise.all([write.then(() => 'write resolved', (e) => (e === reason ? 'write rejected' : String(e))), writer.abort(reason).then(() => 'aborted')]);
+    assert.deepEqual(await Promise.race([settled, timeout]), ['write rejected', 'aborted']);
+    await assert.rejects(verifying.readable.getReader().read(), (e) => e === reason);
+  });
+
   it('respects backpressure: nothing is read far ahead of the consumer', async () => {
     const data = paint(1 << 20);
     const { hash, encoded } = baoEncode(data);

@@ -121,7 +121,20 @@ describe('VerifyStream', () => {
   it('validates the expected digest', () => {
     assert.throws(() => new VerifyStream(42 as never), { name: 'TypeError', message: /expected must be a hex string or a Uint8Array/ });
     assert.throws(() => new VerifyStream('xyz'), { name: 'RangeError', message: /expected must be a hex digest/ });
-    assert.throws(() => new VerifyStream(''), { name: 'RangeError', message: /must not be empty/ });
+    assert.throws(() => new VerifyStream(''), { name: 'RangeError', message: /expected must be a digest of at least 16 bytes, got 0/ });
+  });
+
+  it('refuses an expected digest shorter than 16 bytes, which forged content could match by chance', async () => {
+    const content = new TextEncoder().encode('hello');
+    const digest = blake3(content);
+    for (const n of [1, 8, 15]) {
+      const short = digest.subarray(0, n);
+      assert.throws(() => new VerifyStream(short), { name: 'RangeError', message: new RegExp(`expected must be a digest of at least 16 bytes, got ${n}$`) });
+      assert.throws(() => new VerifyStream(bytesToHex(short)), { name: 'RangeError', message: new RegExp(`got ${n}$`) });
+      assert.throws(() => verifyResponse(new Response(content), short), { name: 'RangeError', message: new RegExp(`got ${n}$`) });
+    }
+    // 16 bytes is the least accepted: a 16-byte output checks the content.
+    assert.deepEqual(await readAll(chunked(content, 3).pipeThrough(new VerifyStream(digest.subarray(0, 16)))), content);
   });
 });
 
@@ -155,6 +168,18 @@ async function throughReusedBuffer(transform: TransformStream<Uint8Array, Uint8A
   for (const c of held) (bytes.set(c, at), (at += c.length));
   return { bytes, ended };
 }
+
+describe('IntegrityError', () => {
+  it('corrupt(): the expected digest in hex, no actual digest, the message given', () => {
+    const expected = blake3('x');
+    const error = IntegrityError.corrupt(expected, 'the Bao encoding ended early');
+    assert.ok(error instanceof IntegrityError && error instanceof Error);
+    assert.deepEqual(
+      { name: error.name, code: error.code, expected: error.expected, actual: error.actual, message: error.message },
+      { name: 'IntegrityError', code: 'ERR_BLAKE3_MISMATCH', expected: bytesToHex(expected), actual: '', message: 'the Bao encoding ended early' },
+    );
+  });
+});
 
 describe('writers that reuse their buffer', () => {
   const data = new Random(11).bytes(50_000);

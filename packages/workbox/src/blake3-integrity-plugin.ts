@@ -1,9 +1,9 @@
-import { bytesToHex } from '@blake3-web/core';
 import { hashStream, IntegrityError, verifyResponse } from '@blake3-web/stream';
+import { digestMismatch, digestsEqual, expectedDigest } from '@blake3-web/stream/_internal';
 import type { PluginState, WorkboxPlugin } from 'workbox-core/types.js';
 import { isWholeContent206 } from './partial-content.js';
 import { hashFromUrlPath, type ExpectedHashResolver } from './resolvers.js';
-import { DEFAULT_MAX_BYTES, expectedBytes, sameDigest, verifyBody } from './verify-body.js';
+import { DEFAULT_MAX_BYTES, verifyBody } from './verify-body.js';
 
 export type Blake3IntegrityPluginOptions = {
   /** Where the expected digest of a request comes from (default: the last URL path segment as hex). */
@@ -70,9 +70,9 @@ export class Blake3IntegrityPlugin implements WorkboxPlugin {
     for (const url of new Set([request.url, ...(state?.blake3CacheKeys ?? [])])) {
       const hash = this.#expectedHash(url === request.url ? request : new Request(url), response);
       if (hash === undefined) continue;
-      const digest = expectedBytes(hash);
+      const digest = expectedDigest(hash, 'the digest from expectedHash');
       if (found === undefined) found = { from: url, digest };
-      else if (!sameDigest(found.digest, digest)) throw new RangeError(`expectedHash gives ${found.from} and ${url}, which answer the same request, different digests`);
+      else if (!digestsEqual(found.digest, digest)) throw new RangeError(`expectedHash gives ${found.from} and ${url}, which answer the same request, different digests`);
     }
     return found?.digest;
   }
@@ -83,7 +83,7 @@ export class Blake3IntegrityPlugin implements WorkboxPlugin {
 
   /** Refused without reading: reported, and a network error for the page. */
   #refuse(request: Request, expected: Uint8Array, why: string): Response {
-    this.#mismatch(request, new IntegrityError(bytesToHex(expected), '', why));
+    this.#mismatch(request, IntegrityError.corrupt(expected, why));
     return Response.error();
   }
 
@@ -130,8 +130,9 @@ export class Blake3IntegrityPlugin implements WorkboxPlugin {
     if (expected === undefined) return response;
     try {
       const actual = await hashStream(response.clone().body ?? new Blob([]).stream(), { dkLen: expected.length });
-      if (sameDigest(actual, expected)) return response;
-      this.#mismatch(request, new IntegrityError(bytesToHex(expected), bytesToHex(actual)));
+      const error = digestMismatch(actual, expected, false);
+      if (!error) return response;
+      this.#mismatch(request, error);
     } catch (err) {
       this.#mismatch(request, err);
     }

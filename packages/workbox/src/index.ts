@@ -4,5 +4,7 @@ export {
   type ExpectedHashResolver,
 } from './resolvers.js';
 export { hashFromPrecacheManifest, type Blake3PrecacheEntry } from './precache-manifest.js';
-export { MIN_DIGEST_BYTES } from './verify-body.js';
-export { baoRangeHandler, fetchVerifiedRange, parseRange, type BaoRangeHandlerOptions, type VerifiedRangeOptions } from './verified-range.js';
+export { MIN_DIGEST_BYTES } from '@blake3-web/stream/_internal';
+export { baoRangeHandler, type BaoRangeHandlerOptions } from './bao-range-handler.js';
+export { fetchVerifiedRange, type VerifiedRangeOptions } from './fetch-verified-range.js';
+export { parseRange } from './parse-range.js';

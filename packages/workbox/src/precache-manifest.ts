@@ -1,6 +1,6 @@
+import { expectedDigest } from '@blake3-web/stream/_internal';
 import { withoutHash, type ExpectedHashResolver } from './resolvers.js';
 import { serviceWorkerLocation } from './service-worker-location.js';
-import { expectedBytes } from './verify-body.js';
 
 /**
  * A Workbox precache manifest entry that also carries the BLAKE3 of its content. Workbox reads
@@ -49,7 +49,7 @@ export function hashFromPrecacheManifest(entries: ReadonlyArray<string | Blake3P
     if (typeof entry.blake3 !== 'string' || !HEX.test(entry.blake3)) {
       throw new RangeError(`entries[${i}].blake3 must be an even number of hex digits, got ${JSON.stringify(entry.blake3)}`);
     }
-    expectedBytes(entry.blake3, `entries[${i}].blake3`);
+    expectedDigest(entry.blake3, `entries[${i}].blake3`);
     const hex = entry.blake3.toLowerCase();
     add(new URL(entry.url, root), hex, i);
     if (entry.revision) {

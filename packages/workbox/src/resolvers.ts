@@ -1,6 +1,6 @@
+import { expectedDigest } from '@blake3-web/stream/_internal';
 import { parseDictionary } from 'structured-headers';
 import { serviceWorkerLocation } from './service-worker-location.js';
-import { expectedBytes } from './verify-body.js';
 
 /**
  * Where the expected BLAKE3 of a response comes from. A resolver returns the digest as hex or
@@ -29,7 +29,7 @@ export function hashFromHeader(name: string): ExpectedHashResolver {
     const value = response?.headers.get(name);
     if (value === null || value === undefined) return undefined;
     const hex = value.trim();
-    expectedBytes(hex, `the ${name} header`);
+    expectedDigest(hex, `the ${name} header`);
     return hex.toLowerCase();
   };
 }
@@ -47,7 +47,7 @@ export function hashFromDigestHeader(header: 'repr-digest' | 'content-digest' = 
     const field = response?.headers.get(header);
     if (field === null || field === undefined) return undefined;
     const digest = parseDigestField(field, header).get('blake3');
-    return digest === undefined ? undefined : expectedBytes(digest, `the blake3 member of ${header}`);
+    return digest === undefined ? undefined : expectedDigest(digest, `the blake3 member of ${header}`);
   };
 }
 
@@ -87,7 +87,7 @@ export function hashFromManifest(manifest: Readonly<Record<string, string>>, bas
   const byUrl = new Map<string, string>();
   for (const [url, hex] of Object.entries(manifest)) {
     if (typeof hex !== 'string' || !HEX.test(hex)) throw new RangeError(`manifest[${JSON.stringify(url)}] must be an even number of hex digits, got ${JSON.stringify(hex)}`);
-    expectedBytes(hex, `manifest[${JSON.stringify(url)}]`);
+    expectedDigest(hex, `manifest[${JSON.stringify(url)}]`);
     byUrl.set(withoutHash(new URL(url, root)), hex.toLowerCase());
   }
   return (request) => byUrl.get(withoutHash(new URL(request.url)));

@@ -1,11 +1,6 @@
-import { blake3, bytesToHex, hexToBytes } from '@blake3-web/core';
-import { IntegrityError } from '@blake3-web/stream';
-
-/**
- * The shortest digest accepted: 16 bytes (128 bits). A shorter one is no integrity check (an
- * empty digest matches every body, a 1-byte one about one forgery in 256), so it is refused.
- */
-export const MIN_DIGEST_BYTES = 16;
+import { blake3 } from '@blake3-web/core';
+import type { IntegrityError } from '@blake3-web/stream';
+import { digestMismatch } from '@blake3-web/stream/_internal';
 
 /**
  * The most a `'before-use'` check holds in memory by default: 64 MiB. It is 32 times what
@@ -14,30 +9,6 @@ export const MIN_DIGEST_BYTES = 16;
  * service worker; larger content belongs to `verify: 'streaming'` or Bao ranges.
  */
 export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
-
-/** The expected digest as bytes; a malformed or too short one is a TypeError/RangeError, never a silent pass. */
-export function expectedBytes(hash: string | Uint8Array, name = 'expectedHash'): Uint8Array {
-  let bytes: Uint8Array;
-  if (typeof hash === 'string') {
-    try {
-      bytes = hexToBytes(hash);
-    } catch (err) {
-      throw new RangeError(`${name} must give an even number of hex digits, got ${JSON.stringify(hash.length > 80 ? `${hash.slice(0, 80)}...` : hash)}: ${(err as Error).message}`);
-    }
-  } else if (hash instanceof Uint8Array) bytes = hash.slice();
-  else throw new TypeError(`${name} must give a hex string, a Uint8Array or undefined, got ${hash === null ? 'null' : typeof hash}`);
-  if (bytes.length < MIN_DIGEST_BYTES) {
-    throw new RangeError(`${name} must give a digest of at least ${MIN_DIGEST_BYTES} bytes, got ${bytes.length}`);
-  }
-  return bytes;
-}
-
-/** Digest equality in time independent of where they differ (keyed digests are MACs). */
-export function sameDigest(a: Uint8Array, b: Uint8Array): boolean {
-  let diff = a.length ^ b.length;
-  for (let i = 0; i < a.length && i < b.length; i++) diff |= a[i] ^ b[i];
-  return diff === 0;
-}
 
 /** The body outgrew `maxBytes`: it is not held, so it cannot be checked. */
 export function tooLarge(maxBytes: number, got: string): RangeError {
@@ -86,8 +57,8 @@ export async function verifyBody(response: Response, expected: Uint8Array, maxBy
     }
   }
   const bytes = held.subarray(0, total);
-  const actual = blake3(bytes, { dkLen: expected.length });
-  if (!sameDigest(actual, expected)) return { ok: false, error: new IntegrityError(bytesToHex(expected), bytesToHex(actual)) };
+  const error = digestMismatch(blake3(bytes, { dkLen: expected.length }), expected, false);
+  if (error) return { ok: false, error };
   const init = { status: response.status, statusText: response.statusText, headers: response.headers };
   return { ok: true, response: new Response(response.body === null ? null : bytes, init) };
 }

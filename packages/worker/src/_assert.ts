@@ -1,24 +1,7 @@
-// Boundary checks: TypeError for a wrong type, RangeError for a bad value; every message names
-// the argument and says what arrived.
+// The worker's boundary checks; the shared ones come from the core (see its `_assert.ts`).
+import { anInteger, describe } from '@blake3-web/core/_assert';
 
-export function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return `an Array of length ${value.length}`;
-  if (ArrayBuffer.isView(value)) return `a ${value.constructor.name} of ${value.byteLength} bytes`;
-  if (typeof value === 'object') return `an object (${Object.prototype.toString.call(value).slice(8, -1)})`;
-  if (typeof value === 'string') return `a string of length ${value.length}`;
-  if (typeof value === 'bigint') return `${value}n`;
-  return typeof value === 'number' ? String(value) : typeof value;
-}
-
-/** An integer in [min, max]. */
-export function anInteger(value: unknown, name: string, min: number, max: number): number {
-  if (typeof value !== 'number') throw new TypeError(`${name} must be a number, got ${describe(value)}`);
-  if (!Number.isSafeInteger(value) || value < min || value > max) {
-    throw new RangeError(`${name} must be an integer from ${min} to ${max}, got ${value}`);
-  }
-  return value;
-}
+export { anInteger, describe };
 
 /** A non-empty byte range [start, end) inside an input of `size` bytes. */
 export function aRange(start: unknown, end: unknown, size: number): void {
@@ -34,6 +17,7 @@ export function isBlob(value: unknown): value is Blob {
   return (tag === '[object Blob]' || tag === '[object File]') && typeof (value as Blob).slice === 'function';
 }
 
+/** A callback, returned typed as the caller wants it. */
 export function aFunction<F>(value: unknown, name: string): F {
   if (typeof value !== 'function') throw new TypeError(`${name} must be a function, got ${describe(value)}`);
   return value as F;

@@ -52,7 +52,7 @@ describe('the built package', () => {
     };
     visit(join(packageDir, 'dist/index.js'));
     assert.ok(seen.has(join(packageDir, 'dist/pool.js')), 'the walk followed the imports');
-    assert.deepEqual([...new Set(specifiers)].sort(), ['@blake3-web/core', '@blake3-web/core/hazmat', 'comlink']);
+    assert.deepEqual([...new Set(specifiers)].sort(), ['@blake3-web/core', '@blake3-web/core/_assert', '@blake3-web/core/hazmat', 'comlink']);
     const bundle = readFileSync(join(packageDir, 'dist/worker.bundle.js'), 'utf8');
     assert.doesNotMatch(bundle, /(?:^|\n)\s*import[\s{*]/, 'no import statements');
     assert.doesNotMatch(bundle, /\bimport\(/, 'no dynamic imports');

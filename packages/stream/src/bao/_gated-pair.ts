@@ -54,7 +54,8 @@ export function gatedPair(transformer: GatedTransformer): { readable: ReadableSt
     try {
       await run();
     } catch (err) {
-      failure = { reason: err };
+      // An abort or a cancel while it ran stopped it: theirs is the reason the write fails with.
+      failure ??= { reason: err };
     }
     notifyReader();
     await drained();
@@ -67,6 +68,20 @@ export function gatedPair(transformer: GatedTransformer): { readable: ReadableSt
   const writable = new WritableStream<Uint8Array>({
     start(controller) {
       writableController = controller;
+      // An abort waits for the pending write, which may wait for a read that never comes: fail
+      // that write now, so that the abort settles. The readable side errors in `abort`. (No
+      // `signal` in older engines: the write then waits for a read, as in a TransformStream.)
+      const signal = (controller as { signal?: AbortSignal }).signal;
+      signal?.addEventListener(
+        'abort',
+        () => {
+          failure ??= { reason: signal.reason };
+          outputs.length = 0;
+          stop(signal.reason);
+          notifyWriter();
+        },
+        { once: true },
+      );
     },
     write: (chunk) => step(() => transformer.write(chunk, emit)),
     close: () =>

@@ -1,5 +1,5 @@
-import { describe } from '../_describe.js';
-import { expectedDigest } from '../verify-stream.js';
+import { aSmallLog, describe } from '../_assert.js';
+import { digestBytes } from '../_digest.js';
 import { CV_LEN, leafLen } from './tree-shape.js';
 
 /** Options shared by everything that reads or writes a Bao tree. */
@@ -20,31 +20,12 @@ export const MAX_BATCH_LOG = 20;
 export function resolveLeafBytes(opts: BaoTreeOpts | undefined, name = 'opts'): number {
   if (opts === undefined) return leafLen(0);
   if (typeof opts !== 'object' || opts === null) throw new TypeError(`${name} must be an object, got ${describe(opts)}`);
-  return leafLen(smallLog(opts.chunkGroupLog, `${name}.chunkGroupLog`, MAX_GROUP_LOG));
-}
-
-/** An optional small non-negative integer exponent; 0 when absent. */
-export function smallLog(value: unknown, name: string, max: number): number {
-  if (value === undefined) return 0;
-  if (typeof value !== 'number') throw new TypeError(`${name} must be an integer, got ${describe(value)}`);
-  if (!Number.isInteger(value) || value < 0 || value > max) throw new RangeError(`${name} must be an integer from 0 to ${max}, got ${value}`);
-  return value;
+  return leafLen(aSmallLog(opts.chunkGroupLog, `${name}.chunkGroupLog`, MAX_GROUP_LOG));
 }
 
 /** A Bao hash: 32 bytes, or 64 hex digits. */
 export function baoHash(hash: unknown, name = 'hash'): Uint8Array {
-  const bytes = expectedDigest(hash, name);
+  const bytes = digestBytes(hash, name);
   if (bytes.length !== CV_LEN) throw new RangeError(`${name} must be ${CV_LEN} bytes (a Bao hash), got ${bytes.length}`);
-  return bytes.slice();
-}
-
-/** A byte position or count: a safe non-negative integer. */
-export function byteCount(value: unknown, name: string): number {
-  if (typeof value !== 'number') throw new TypeError(`${name} must be a number, got ${describe(value)}`);
-  if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`${name} must be a non-negative safe integer, got ${value}`);
-  return value;
-}
-
-export function assertBytes(value: unknown, name: string): asserts value is Uint8Array {
-  if (Object.prototype.toString.call(value) !== '[object Uint8Array]') throw new TypeError(`${name} must be a Uint8Array, got ${describe(value)}`);
+  return bytes;
 }

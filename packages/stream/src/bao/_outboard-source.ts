@@ -1,6 +1,4 @@
-import { bytesToHex } from '@blake3-web/core';
-import { assertChunk } from '../_chunks.js';
-import { describe } from '../_describe.js';
+import { aChunk, describe, isUint8Array } from '../_assert.js';
 import { IntegrityError } from '../integrity-error.js';
 import { ByteQueue } from './_byte-queue.js';
 
@@ -17,16 +15,16 @@ export interface OutboardSource {
 
 export function outboardSource(outboard: unknown, hash: Uint8Array): OutboardSource {
   if (outboard instanceof ReadableStream) return new StreamedOutboard(outboard, hash);
-  if (Object.prototype.toString.call(outboard) === '[object Uint8Array]') return new OutboardBytes((outboard as Uint8Array).slice(), hash);
+  if (isUint8Array(outboard)) return new OutboardBytes(outboard.slice(), hash);
   throw new TypeError(`opts.outboard must be a Uint8Array or a ReadableStream, got ${describe(outboard)}`);
 }
 
 function short(hash: Uint8Array, pos: number): IntegrityError {
-  return new IntegrityError(bytesToHex(hash), '', `the Bao outboard ended early, at byte ${pos}`);
+  return IntegrityError.corrupt(hash, `the Bao outboard ended early, at byte ${pos}`);
 }
 
 function long(hash: Uint8Array, pos: number): IntegrityError {
-  return new IntegrityError(bytesToHex(hash), '', `the Bao outboard has bytes after the end of its tree, at byte ${pos}`);
+  return IntegrityError.corrupt(hash, `the Bao outboard has bytes after the end of its tree, at byte ${pos}`);
 }
 
 class OutboardBytes implements OutboardSource {
@@ -86,7 +84,7 @@ class StreamedOutboard implements OutboardSource {
     if (this.#ended) return;
     const { done, value } = await this.#reader.read();
     if (!done) {
-      assertChunk(value);
+      aChunk(value);
       if (value.length > 0) throw long(this.#hash, this.#pos);
       return this.finish();
     }
@@ -105,7 +103,7 @@ class StreamedOutboard implements OutboardSource {
         this.#ended = true;
         return false;
       }
-      assertChunk(value);
+      aChunk(value);
       this.#queue.push(value);
     }
     return true;

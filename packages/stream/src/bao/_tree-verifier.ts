@@ -1,8 +1,9 @@
 import { bytesToHex } from '@blake3-web/core';
 import { mergeManySubtreesNonRoot } from '@blake3-web/core/hazmat';
+import { digestsEqual } from '../_digest.js';
 import { IntegrityError } from '../integrity-error.js';
 import { leafChainingValue, parentChainingValue } from './_node-hash.js';
-import { CHUNK_LEN, CV_LEN, leftSubtreeBytes, PARENT_LEN, readHeader, sliceRange } from './tree-shape.js';
+import { CHUNK_LEN, CV_LEN, leftSubtreeBytes, PARENT_LEN, readLengthHeader, sliceRange, wantedSubtree } from './tree-shape.js';
 
 /** The next node in the encoding, which the driver reads and hands to the matching method. */
 export type NodeKind = 'header' | 'parent' | 'leaf' | 'done';
@@ -61,12 +62,7 @@ export class TreeVerifier {
   }
 
   header(bytes: Uint8Array): void {
-    const claimed = readHeader(bytes);
-    if (claimed > BigInt(Number.MAX_SAFE_INTEGER)) {
-      // No real content is this long; the header is the only thing that says so, and it is unverified.
-      throw new IntegrityError(bytesToHex(this.#hash), '', `Bao length header claims ${claimed} bytes, more than 2^53 - 1: the encoding is corrupt`);
-    }
-    const len = (this.#contentLen = Number(claimed));
+    const len = (this.#contentLen = readLengthHeader(bytes, (why) => IntegrityError.corrupt(this.#hash, `the Bao encoding ${why}: it is corrupt`)));
     const range = this.#range === undefined ? { start: 0, end: len } : sliceRange(len, this.#range.start, this.#range.count);
     this.#rangeStart = range.start;
     this.#rangeEnd = range.end;
@@ -171,9 +167,7 @@ export class TreeVerifier {
     while (this.#depth > 0) {
       const start = this.#starts[this.#depth - 1];
       const len = this.#lens[this.#depth - 1];
-      // The empty content's one leaf is always wanted: it is what proves the length is 0.
-      const wanted = this.#contentLen === 0 || (start < this.#rangeEnd && start + len > this.#rangeStart);
-      if (!wanted) {
+      if (!wantedSubtree(this.#contentLen, start, len, this.#rangeStart, this.#rangeEnd)) {
         this.#depth--;
         continue;
       }
@@ -187,9 +181,7 @@ export class TreeVerifier {
   }
 }
 
-/** Compares 32 bytes in time that does not depend on where they differ. */
+/** Whether `actual` equals the chaining value at `at` in `stack`, compared in constant time. */
 function equalAt(actual: Uint8Array, stack: Uint8Array, at: number): boolean {
-  let diff = 0;
-  for (let i = 0; i < CV_LEN; i++) diff |= actual[i] ^ stack[at + i];
-  return diff === 0;
+  return digestsEqual(actual, stack.subarray(at, at + CV_LEN));
 }

@@ -1,4 +1,3 @@
-import { bytesToHex } from '@blake3-web/core';
 import { IntegrityError } from '../integrity-error.js';
 import type { TreeVerifier } from './_tree-verifier.js';
 import { encodedSubtreeLen, HEADER_LEN, outboardSubtreeLen, PARENT_LEN, visitSubtree } from './tree-shape.js';
@@ -18,7 +17,7 @@ export class ByteCursor {
 
   take(n: number): Uint8Array {
     if (n > this.remaining) {
-      throw new IntegrityError(bytesToHex(this.hash), '', `${this.name} ended early: ${n} more bytes needed at byte ${this.#pos}, ${this.remaining} left`);
+      throw IntegrityError.corrupt(this.hash, `${this.name} ended early: ${n} more bytes needed at byte ${this.#pos}, ${this.remaining} left`);
     }
     return this.bytes.subarray(this.#pos, (this.#pos += n));
   }
@@ -26,7 +25,7 @@ export class ByteCursor {
   /** Bytes after the end of the tree: never produced by an encoder, so corruption or a wrong hash. */
   assertEnd(): void {
     if (this.remaining > 0) {
-      throw new IntegrityError(bytesToHex(this.hash), '', `${this.name} has ${this.remaining} bytes after the end of its Bao tree`);
+      throw IntegrityError.corrupt(this.hash, `${this.name} has ${this.remaining} bytes after the end of its Bao tree`);
     }
   }
 }

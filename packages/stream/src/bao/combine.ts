@@ -1,9 +1,8 @@
-import { assertChunk } from '../_chunks.js';
-import { describe } from '../_describe.js';
+import { aChunk, aUint8Array, describe } from '../_assert.js';
 import { ByteQueue } from './_byte-queue.js';
 import { concatBytes } from './_concat.js';
-import { assertBytes, resolveLeafBytes, type BaoTreeOpts } from './_options.js';
-import { HEADER_LEN, outboardSubtreeLen, PARENT_LEN, preOrder, readHeader } from './tree-shape.js';
+import { resolveLeafBytes, type BaoTreeOpts } from './_options.js';
+import { HEADER_LEN, outboardSubtreeLen, PARENT_LEN, preOrder, readLengthHeader } from './tree-shape.js';
 
 /** Output pieces of about this size: large enough that per-chunk stream overhead is small. */
 const PIECE_BYTES = 64 * 1024;
@@ -28,12 +27,9 @@ const PIECE_BYTES = 64 * 1024;
  */
 export function baoCombine(content: ReadableStream<Uint8Array>, outboard: Uint8Array, opts?: BaoTreeOpts): ReadableStream<Uint8Array> {
   if (!(content instanceof ReadableStream)) throw new TypeError(`content must be a ReadableStream, got ${describe(content)}`);
-  assertBytes(outboard, 'outboard');
+  aUint8Array(outboard, 'outboard');
   const leafBytes = resolveLeafBytes(opts);
-  if (outboard.length < HEADER_LEN) throw new RangeError(`outboard must start with an ${HEADER_LEN}-byte length header, got ${outboard.length} bytes`);
-  const claimed = readHeader(outboard);
-  if (claimed > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError(`the outboard's length header claims ${claimed} bytes, more than 2^53 - 1`);
-  const contentLen = Number(claimed);
+  const contentLen = readLengthHeader(outboard, (why) => new RangeError(`outboard ${why}`));
   const expected = HEADER_LEN + outboardSubtreeLen(contentLen, leafBytes);
   if (outboard.length !== expected) throw new RangeError(`an outboard for ${contentLen} content bytes has ${expected} bytes, got ${outboard.length}`);
 
@@ -50,7 +46,7 @@ export function baoCombine(content: ReadableStream<Uint8Array>, outboard: Uint8A
     while (queue.size < n) {
       const { done, value } = await reader.read();
       if (done) return false;
-      assertChunk(value);
+      aChunk(value);
       queue.push(value);
       received += value.length;
     }

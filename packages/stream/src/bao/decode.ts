@@ -1,4 +1,5 @@
-import { assertBytes, baoHash, resolveLeafBytes, type BaoTreeOpts } from './_options.js';
+import { aUint8Array } from '../_assert.js';
+import { baoHash, resolveLeafBytes, type BaoTreeOpts } from './_options.js';
 import { TreeVerifier } from './_tree-verifier.js';
 import { ByteCursor, verifyInMemory } from './_verify-in-memory.js';
 
@@ -13,11 +14,11 @@ export interface BaoDecodeOpts extends BaoTreeOpts {
  * reference decoder ignores trailing bytes; nothing it encodes has any).
  */
 export function baoDecode(encoded: Uint8Array, hash: Uint8Array | string, opts: BaoDecodeOpts = {}): Uint8Array {
-  assertBytes(encoded, 'encoded');
+  aUint8Array(encoded, 'encoded');
   const want = baoHash(hash);
   const leafBytes = resolveLeafBytes(opts);
   const outboard = opts.outboard;
-  if (outboard !== undefined) assertBytes(outboard, 'opts.outboard');
+  if (outboard !== undefined) aUint8Array(outboard, 'opts.outboard');
   const tree = new ByteCursor(outboard ?? encoded, outboard ? 'outboard' : 'encoding', want);
   const content = outboard ? new ByteCursor(encoded, 'content', want) : tree;
   const verifier = new TreeVerifier(want, leafBytes);

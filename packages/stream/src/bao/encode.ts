@@ -1,5 +1,6 @@
 import { leafChainingValue, parentChainingValue } from './_node-hash.js';
-import { assertBytes, resolveLeafBytes, type BaoTreeOpts } from './_options.js';
+import { aUint8Array } from '../_assert.js';
+import { resolveLeafBytes, type BaoTreeOpts } from './_options.js';
 import { HEADER_LEN, leafCount, leftSubtreeBytes, PARENT_LEN, writeHeader } from './tree-shape.js';
 
 export interface BaoEncodeOpts extends BaoTreeOpts {
@@ -36,7 +37,7 @@ export function baoOutboardSize(contentLen: number, opts?: BaoTreeOpts): number 
  * ```
  */
 export function baoEncode(data: Uint8Array, opts: BaoEncodeOpts = {}): BaoEncoded {
-  assertBytes(data, 'data');
+  aUint8Array(data, 'data');
   const leafBytes = resolveLeafBytes(opts);
   const outboard = opts.outboard ?? false;
   if (typeof outboard !== 'boolean') throw new TypeError(`opts.outboard must be a boolean, got ${typeof outboard}`);

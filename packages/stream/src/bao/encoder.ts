@@ -1,6 +1,7 @@
 import { blake3 } from '@blake3-web/core';
 import { hashSubtree, mergeSubtreesNonRoot, mergeSubtreesRoot } from '@blake3-web/core/hazmat';
-import { assertBytes, resolveLeafBytes, type BaoTreeOpts } from './_options.js';
+import { aUint8Array } from '../_assert.js';
+import { resolveLeafBytes, type BaoTreeOpts } from './_options.js';
 import { CV_LEN, HEADER_LEN, PARENT_LEN, writeHeader } from './tree-shape.js';
 
 export interface BaoOutboard {
@@ -48,7 +49,7 @@ export class BaoEncoder {
   }
 
   update(data: Uint8Array): this {
-    assertBytes(data, 'data');
+    aUint8Array(data, 'data');
     if (this.#finalized) throw new TypeError('BaoEncoder.update after finalize');
     let i = 0;
     while (i < data.length) {

@@ -1,6 +1,6 @@
-import { describe } from '../_describe.js';
-import { baoHash, MAX_BATCH_LOG, resolveLeafBytes, smallLog } from './_options.js';
-import { BaoVerifyStream, type BaoVerifyOpts } from './verify-stream.js';
+import { aSmallLog, describe, isUint8Array } from '../_assert.js';
+import { baoHash, MAX_BATCH_LOG, resolveLeafBytes } from './_options.js';
+import { BaoVerifyStream, type BaoVerifyOpts } from './bao-verify-stream.js';
 
 export interface FetchVerifiedOpts extends Omit<BaoVerifyOpts, 'outboard'> {
   /**
@@ -41,12 +41,12 @@ export async function fetchVerified(input: RequestInfo | URL, hash: Uint8Array |
   const verifyOpts: BaoVerifyOpts = { chunkGroupLog: opts.chunkGroupLog, batchLog: opts.batchLog };
   let outboardBytes: Uint8Array | undefined;
   let outboardRequest: RequestInfo | URL | undefined;
-  if (isBytes(outboard)) outboardBytes = outboard;
+  if (isUint8Array(outboard)) outboardBytes = outboard;
   else if (typeof outboard === 'string' || outboard instanceof URL || outboard instanceof Request) outboardRequest = outboard;
   else if (outboard !== undefined) throw new TypeError(`opts.outboard must be a URL, a Request or a Uint8Array, got ${describe(outboard)}`);
   // Checked now, not when the body is first read.
   resolveLeafBytes(verifyOpts);
-  smallLog(verifyOpts.batchLog, 'opts.batchLog', MAX_BATCH_LOG);
+  aSmallLog(verifyOpts.batchLog, 'opts.batchLog', MAX_BATCH_LOG);
 
   const settled = await Promise.allSettled([
     doFetch(input, init),
@@ -69,10 +69,6 @@ export async function fetchVerified(input: RequestInfo | URL, hash: Uint8Array |
   headers.delete('content-length');
   headers.delete('content-encoding');
   return new Response(body, { status: response.status, statusText: response.statusText, headers });
-}
-
-function isBytes(value: unknown): value is Uint8Array {
-  return Object.prototype.toString.call(value) === '[object Uint8Array]';
 }
 
 function emptyStream(): ReadableStream<Uint8Array> {

@@ -1,6 +1,7 @@
-import { assertBytes, byteCount, resolveLeafBytes, type BaoTreeOpts } from './_options.js';
+import { aUint8Array, anumber } from '../_assert.js';
+import { resolveLeafBytes, type BaoTreeOpts } from './_options.js';
 import { gatherSlice } from './slice.js';
-import { HEADER_LEN, outboardSubtreeLen, readHeader, sliceRange } from './tree-shape.js';
+import { HEADER_LEN, outboardSubtreeLen, readLengthHeader, sliceRange } from './tree-shape.js';
 
 /**
  * The content bytes [start, end) that a slice of [start, start + count) holds: the requested
@@ -9,9 +10,9 @@ import { HEADER_LEN, outboardSubtreeLen, readHeader, sliceRange } from './tree-s
  * leaf). What to ask a server for, with `Range: bytes=start-(end - 1)`, to verify that range.
  */
 export function baoSliceBounds(contentLen: number, start: number, count: number, opts?: BaoTreeOpts): { start: number; end: number } {
-  byteCount(contentLen, 'contentLen');
-  byteCount(start, 'start');
-  byteCount(count, 'count');
+  anumber(contentLen, 'contentLen');
+  anumber(start, 'start');
+  anumber(count, 'count');
   const leafBytes = resolveLeafBytes(opts);
   const range = sliceRange(contentLen, start, count);
   return { start: range.start - (range.start % leafBytes), end: Math.min(contentLen, Math.ceil(range.end / leafBytes) * leafBytes) };
@@ -33,16 +34,13 @@ export function baoSliceBounds(contentLen: number, start: number, count: number,
  * ```
  */
 export function baoOutboardSlice(outboard: Uint8Array, content: Uint8Array, contentStart: number, start: number, count: number, opts?: BaoTreeOpts): Uint8Array {
-  assertBytes(outboard, 'outboard');
-  assertBytes(content, 'content');
-  byteCount(contentStart, 'contentStart');
-  byteCount(start, 'start');
-  byteCount(count, 'count');
+  aUint8Array(outboard, 'outboard');
+  aUint8Array(content, 'content');
+  anumber(contentStart, 'contentStart');
+  anumber(start, 'start');
+  anumber(count, 'count');
   const leafBytes = resolveLeafBytes(opts);
-  if (outboard.length < HEADER_LEN) throw new RangeError(`outboard must start with an ${HEADER_LEN}-byte length header, got ${outboard.length} bytes`);
-  const claimed = readHeader(outboard);
-  if (claimed > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError(`the length header claims ${claimed} bytes, more than 2^53 - 1`);
-  const contentLen = Number(claimed);
+  const contentLen = readLengthHeader(outboard, (why) => new RangeError(`outboard ${why}`));
   const expected = HEADER_LEN + outboardSubtreeLen(contentLen, leafBytes);
   if (outboard.length !== expected) {
     throw new RangeError(`the length header says ${contentLen} content bytes, which needs an outboard of ${expected} bytes; got ${outboard.length}`);

@@ -1,8 +1,9 @@
-import { assertBytes, baoHash, byteCount, resolveLeafBytes, type BaoTreeOpts } from './_options.js';
+import { aUint8Array, anumber } from '../_assert.js';
+import { baoHash, resolveLeafBytes, type BaoTreeOpts } from './_options.js';
 import { TreeVerifier } from './_tree-verifier.js';
 import { ByteCursor, verifyInMemory } from './_verify-in-memory.js';
 import { concatBytes } from './_concat.js';
-import { encodedSubtreeLen, HEADER_LEN, outboardSubtreeLen, PARENT_LEN, preOrder, readHeader, sliceRange } from './tree-shape.js';
+import { encodedSubtreeLen, HEADER_LEN, outboardSubtreeLen, PARENT_LEN, preOrder, readLengthHeader, sliceRange } from './tree-shape.js';
 
 /** A combined encoding, or the content with its outboard encoding. */
 export type BaoSource = Uint8Array | { data: Uint8Array; outboard: Uint8Array };
@@ -21,18 +22,15 @@ export type BaoSource = Uint8Array | { data: Uint8Array; outboard: Uint8Array };
  * ```
  */
 export function baoSlice(source: BaoSource, start: number, count: number, opts?: BaoTreeOpts): Uint8Array {
-  byteCount(start, 'start');
-  byteCount(count, 'count');
+  anumber(start, 'start');
+  anumber(count, 'count');
   const leafBytes = resolveLeafBytes(opts);
   const combined = !(typeof source === 'object' && source !== null && 'outboard' in source);
   const tree = combined ? source : source.outboard;
   const data = combined ? source : source.data;
-  assertBytes(tree, combined ? 'source' : 'source.outboard');
-  assertBytes(data, 'source.data');
-  if (tree.length < HEADER_LEN) throw new RangeError(`${combined ? 'source' : 'source.outboard'} must start with an ${HEADER_LEN}-byte length header, got ${tree.length} bytes`);
-  const claimed = readHeader(tree);
-  if (claimed > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError(`the length header claims ${claimed} bytes, more than 2^53 - 1`);
-  const contentLen = Number(claimed);
+  aUint8Array(tree, combined ? 'source' : 'source.outboard');
+  aUint8Array(data, 'source.data');
+  const contentLen = readLengthHeader(tree, (why) => new RangeError(`${combined ? 'source' : 'source.outboard'} ${why}`));
   const expected = combined ? HEADER_LEN + encodedSubtreeLen(contentLen, leafBytes) : HEADER_LEN + outboardSubtreeLen(contentLen, leafBytes);
   if (tree.length !== expected || (!combined && data.length !== contentLen)) {
     const got = combined ? `${tree.length} bytes` : `${data.length} content bytes and ${tree.length} outboard bytes`;
@@ -76,10 +74,10 @@ export function gatherSlice(tree: Uint8Array, combined: boolean, data: Uint8Arra
  * chunk whenever the range does.
  */
 export function baoDecodeSlice(slice: Uint8Array, hash: Uint8Array | string, start: number, count: number, opts?: BaoTreeOpts): Uint8Array {
-  assertBytes(slice, 'slice');
+  aUint8Array(slice, 'slice');
   const want = baoHash(hash);
-  byteCount(start, 'start');
-  byteCount(count, 'count');
+  anumber(start, 'start');
+  anumber(count, 'count');
   const leafBytes = resolveLeafBytes(opts);
   const verifier = new TreeVerifier(want, leafBytes, { start, count });
   const cursor = new ByteCursor(slice, 'slice', want);

@@ -53,9 +53,18 @@ export function writeHeader(out: Uint8Array, contentLen: number): void {
   new DataView(out.buffer, out.byteOffset, HEADER_LEN).setBigUint64(0, BigInt(contentLen), true);
 }
 
-/** Reads the length header as a bigint: it is unverified and may be anything up to 2^64 - 1. */
-export function readHeader(header: Uint8Array): bigint {
-  return new DataView(header.buffer, header.byteOffset, HEADER_LEN).getBigUint64(0, true);
+/**
+ * The content length that starts an encoding (or an outboard, or a slice). The header is
+ * unverified and may say anything up to 2^64 - 1; no real content is longer than 2^53 - 1 bytes,
+ * so a longer claim is refused, as is an encoding too short to hold a header: `fail` turns what
+ * is wrong into the caller's error (a RangeError for an argument, an IntegrityError for bytes
+ * that arrived).
+ */
+export function readLengthHeader(encoding: Uint8Array, fail: (why: string) => Error): number {
+  if (encoding.length < HEADER_LEN) throw fail(`has ${encoding.length} bytes, less than its ${HEADER_LEN}-byte length header`);
+  const claimed = new DataView(encoding.buffer, encoding.byteOffset, HEADER_LEN).getBigUint64(0, true);
+  if (claimed > BigInt(Number.MAX_SAFE_INTEGER)) throw fail(`has a length header that claims ${claimed} bytes, more than 2^53 - 1`);
+  return Number(claimed);
 }
 
 /**
@@ -67,6 +76,15 @@ export function sliceRange(contentLen: number, start: number, count: number): { 
   if (contentLen === 0) return { start: 0, end: 0 };
   if (start >= contentLen) return { start: contentLen - 1, end: contentLen };
   return { start, end: Math.min(contentLen, start + Math.max(count, 1)) };
+}
+
+/**
+ * Whether a slice of [rangeStart, rangeEnd) needs the subtree of content [start, start + len):
+ * it does when they overlap. The empty content's one leaf is always needed: it is what proves
+ * the length is 0.
+ */
+export function wantedSubtree(contentLen: number, start: number, len: number, rangeStart: number, rangeEnd: number): boolean {
+  return contentLen === 0 || (start < rangeEnd && start + len > rangeStart);
 }
 
 /** One step of a pre-order walk; `start` and `len` are content bytes. */
@@ -98,9 +116,7 @@ export function* preOrder(contentLen: number, opts: WalkOpts): Generator<TreeNod
   while (starts.length > 0) {
     const start = starts.pop()!;
     const len = lens.pop()!;
-    // The empty content's one leaf is always wanted: it is what proves the length is 0.
-    const wanted = contentLen === 0 || (start < rangeEnd && start + len > rangeStart);
-    if (!wanted) yield { kind: 'skip', start, len, root };
+    if (!wantedSubtree(contentLen, start, len, rangeStart, rangeEnd)) yield { kind: 'skip', start, len, root };
     else if (len <= leafBytes) yield { kind: 'leaf', start, len, root };
     else {
       yield { kind: 'parent', start, len, root };

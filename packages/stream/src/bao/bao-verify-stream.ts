@@ -1,9 +1,8 @@
-import { bytesToHex } from '@blake3-web/core';
-import { assertChunk } from '../_chunks.js';
+import { aChunk, aSmallLog } from '../_assert.js';
 import { IntegrityError } from '../integrity-error.js';
 import { ByteQueue } from './_byte-queue.js';
 import { gatedPair, type GatedTransformer } from './_gated-pair.js';
-import { baoHash, MAX_BATCH_LOG, resolveLeafBytes, smallLog, type BaoTreeOpts } from './_options.js';
+import { baoHash, MAX_BATCH_LOG, resolveLeafBytes, type BaoTreeOpts } from './_options.js';
 import { outboardSource, type OutboardSource } from './_outboard-source.js';
 import { TreeVerifier } from './_tree-verifier.js';
 import { CHUNK_LEN, HEADER_LEN, outboardSubtreeLen, PARENT_LEN, visitSubtree } from './tree-shape.js';
@@ -48,7 +47,7 @@ export class BaoVerifyStream extends TransformStream<Uint8Array, Uint8Array> {
   constructor(hash: Uint8Array | string, opts: BaoVerifyOpts = {}) {
     const want = baoHash(hash);
     const leafBytes = resolveLeafBytes(opts);
-    const batchBytes = CHUNK_LEN * 2 ** smallLog(opts.batchLog, 'opts.batchLog', MAX_BATCH_LOG);
+    const batchBytes = CHUNK_LEN * 2 ** aSmallLog(opts.batchLog, 'opts.batchLog', MAX_BATCH_LOG);
     const outboard = opts.outboard === undefined ? undefined : outboardSource(opts.outboard, want);
     super();
     const pair = gatedPair(new BaoVerifier(want, leafBytes, batchBytes, outboard));
@@ -78,7 +77,7 @@ class BaoVerifier implements GatedTransformer {
   }
 
   async write(chunk: Uint8Array, emit: (out: Uint8Array) => void): Promise<void> {
-    assertChunk(chunk);
+    aChunk(chunk);
     this.#input.push(chunk);
     try {
       await this.#run(emit, false);
@@ -91,7 +90,7 @@ class BaoVerifier implements GatedTransformer {
     await this.#run(emit, true);
     if (this.#verifier.kind !== 'done') {
       const what = this.#outboard ? 'content' : 'Bao encoding';
-      throw new IntegrityError(bytesToHex(this.#hash), '', `the ${what} ended early: ${this.#input.size} bytes left over after byte ${this.#consumed}, not enough for the next node`);
+      throw IntegrityError.corrupt(this.#hash, `the ${what} ended early: ${this.#input.size} bytes left over after byte ${this.#consumed}, not enough for the next node`);
     }
     await this.#outboard?.finish();
   }
@@ -121,7 +120,7 @@ class BaoVerifier implements GatedTransformer {
         if (kind === 'done') {
           if (input.size > 0) {
             const what = outboard ? 'content' : 'Bao encoding';
-            throw new IntegrityError(bytesToHex(this.#hash), '', `the ${what} has ${input.size} bytes after the end of its tree, at byte ${this.#consumed}`);
+            throw IntegrityError.corrupt(this.#hash, `the ${what} has ${input.size} bytes after the end of its tree, at byte ${this.#consumed}`);
           }
           return;
         }

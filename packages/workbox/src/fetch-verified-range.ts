@@ -1,0 +1,177 @@
+import { baoDecodeSlice, baoOutboardSlice, baoSliceBounds, fetchVerified, IntegrityError } from '@blake3-web/stream';
+import { CHUNK_LEN } from '@blake3-web/core';
+import { expectedDigest } from '@blake3-web/stream/_internal';
+import { maxOutboardOption, outboardBytes, outboardContentLength } from './bao-outboard.js';
+import { ByteReader } from './byte-reader.js';
+import { fetchOrGlobal, type Fetch } from './fetch-option.js';
+import { parseRange, type RangeSpec } from './parse-range.js';
+import { rangeBoundaries } from './range-boundaries.js';
+
+export type VerifiedRangeOptions = {
+  /** The Bao outboard encoding of the content (`bao encode --outboard`), or where to fetch it. */
+  outboard: Uint8Array | RequestInfo | URL;
+  /**
+   * Bytes checked before any of them is released (default 256 KiB; a whole number of KiB).
+   * A range up to this size is all or nothing; a longer one streams, window by window, and its
+   * body errors at the first window that does not match.
+   */
+  windowBytes?: number;
+  /** The `fetch` to use (default: the global one). */
+  fetch?: Fetch;
+  /**
+   * The largest outboard fetched (default 64 MiB, the outboard of about 1 GiB of content). Only
+   * as many bytes as the outboard's header calls for, plus one to detect trailing data, are
+   * ever read; this bounds what a forged header can make the reader hold.
+   */
+  maxOutboardBytes?: number;
+};
+
+const DEFAULT_WINDOW = 256 * 1024;
+
+/**
+ * Answers `request` with content verified against `hash` through its Bao outboard. With a single
+ * `Range: bytes=...` header: a 206 whose bytes were checked, via Bao slices, before they were
+ * released; the server is asked only for the range widened to whole 1 KiB chunks. Without one
+ * (or with a form this does not serve, such as several ranges): a 200 whose body is the whole
+ * content, verified as it streams (`fetchVerified`).
+ *
+ * The total length in `Content-Range` is the outboard's, checked through the final chunk (one
+ * extra request of at most 1 KiB). A range past the end is a 416. A mismatch in the length or
+ * in the first `windowBytes` of a range rejects with an `IntegrityError`; later in a range, or
+ * in a whole-content response, it errors the body after the bytes verified before it. A response
+ * that is not ok is returned as it is (nothing in it is the content, nothing in it is checked).
+ */
+export async function fetchVerifiedRange(request: Request, hash: Uint8Array | string, opts: VerifiedRangeOptions): Promise<Response> {
+  if (!(request instanceof Request)) throw new TypeError('request must be a Request');
+  const want = expectedDigest(hash, 'hash');
+  if (typeof opts !== 'object' || opts === null) throw new TypeError('opts must be an object');
+  const doFetch = fetchOrGlobal(opts.fetch);
+  if (typeof doFetch !== 'function') throw new TypeError('opts.fetch must be a function');
+  const windowBytes = opts.windowBytes ?? DEFAULT_WINDOW;
+  if (!Number.isSafeInteger(windowBytes) || windowBytes < CHUNK_LEN || windowBytes % CHUNK_LEN !== 0) {
+    throw new RangeError(`opts.windowBytes must be a positive multiple of ${CHUNK_LEN}, got ${String(windowBytes)}`);
+  }
+  const maxOutboardBytes = maxOutboardOption(opts.maxOutboardBytes);
+  const spec = parseRange(request.headers.get('range'));
+  if (spec === undefined) {
+    const outboard = await outboardBytes(opts.outboard, doFetch, want, maxOutboardBytes);
+    const upstream = await doFetch(withRange(request));
+    if (!upstream.ok) return notContent(upstream, want);
+    if (upstream.status === 206) {
+      await upstream.body?.cancel().catch(() => {});
+      throw IntegrityError.corrupt(want, 'the server answered a request without Range with a 206');
+    }
+    return fetchVerified(upstream.url || request.url, want, { outboard, fetch: async () => upstream });
+  }
+  const outboard = await outboardBytes(opts.outboard, doFetch, want, maxOutboardBytes);
+  const total = await verifiedLength(request, want, outboard, doFetch);
+  if (total instanceof Response) return total;
+  return rangeResponse(request, want, outboard, total, spec, windowBytes, doFetch);
+}
+
+async function rangeResponse(request: Request, hash: Uint8Array, outboard: Uint8Array, total: number, spec: RangeSpec, windowBytes: number, doFetch: Fetch): Promise<Response> {
+  const boundaries = rangeBoundaries(spec, total);
+  if (boundaries === undefined) return new Response(null, { status: 416, headers: { 'content-range': `bytes */${total}` } });
+  const { first, last } = boundaries;
+  const bounds = baoSliceBounds(total, first, last + 1 - first);
+  const upstream = await doFetch(withRange(request, bounds.start, bounds.end - 1));
+  if (!upstream.ok) return notContent(upstream, hash);
+  const body = await contentFrom(upstream, bounds.start, hash);
+  const windows = verifiedWindows(body, hash, outboard, bounds.start, bounds.end, first, last + 1, windowBytes);
+  // The first window is checked before the response exists: a range up to one window is a
+  // verified 206 or an error, never a 206 that fails later.
+  const head = await windows.next();
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      if (!head.done) controller.enqueue(head.value);
+      else controller.close();
+    },
+    async pull(controller) {
+      try {
+        const next = await windows.next();
+        if (next.done) controller.close();
+        else controller.enqueue(next.value);
+      } catch (err) {
+        controller.error(err);
+      }
+    },
+    async cancel(reason) {
+      await windows.throw(reason).catch(() => {});
+    },
+  });
+  const headers = new Headers(upstream.headers);
+  headers.delete('content-encoding');
+  headers.set('content-range', `bytes ${first}-${last}/${total}`);
+  headers.set('content-length', String(last + 1 - first));
+  headers.set('accept-ranges', 'bytes');
+  return new Response(stream, { status: 206, statusText: 'Partial Content', headers });
+}
+
+/** The body of a range response as a reader positioned at content byte `start`. */
+async function contentFrom(response: Response, start: number, hash: Uint8Array): Promise<ByteReader> {
+  const reader = new ByteReader(response.body);
+  if (response.status === 206) {
+    const m = /^bytes (\d+)-\d+\/(?:\d+|\*)$/.exec(response.headers.get('content-range') ?? '');
+    if (!m || Number(m[1]) !== start) {
+      await reader.cancel();
+      throw IntegrityError.corrupt(hash, `the server answered the range from byte ${start} with Content-Range ${JSON.stringify(response.headers.get('content-range'))}`);
+    }
+  } else await reader.skip(start); // a 200: the server ignored Range and sent everything
+  return reader;
+}
+
+/** Verified content [from, to) in windows, read from `body` (content from `start`, up to `end`). */
+async function* verifiedWindows(body: ByteReader, hash: Uint8Array, outboard: Uint8Array, start: number, end: number, from: number, to: number, windowBytes: number): AsyncGenerator<Uint8Array, void, unknown> {
+  try {
+    for (let pos = start; pos < end; pos += windowBytes) {
+      const len = Math.min(windowBytes, end - pos);
+      const bytes = await body.read(len);
+      if (bytes.length < len) throw IntegrityError.corrupt(hash, `the range response ended at content byte ${pos + bytes.length}, before byte ${end}`);
+      const verified = baoDecodeSlice(baoOutboardSlice(outboard, bytes, pos, pos, len), hash, pos, len);
+      yield verified.subarray(Math.max(0, from - pos), Math.min(len, to - pos));
+    }
+  } finally {
+    await body.cancel();
+  }
+}
+
+/**
+ * The content length, proven by the final chunk: the outboard's header alone is unverified.
+ * The server's answer instead when it is not ok.
+ */
+async function verifiedLength(request: Request, hash: Uint8Array, outboard: Uint8Array, doFetch: Fetch): Promise<number | Response> {
+  const claimed = outboardContentLength(outboard, hash);
+  const bounds = baoSliceBounds(claimed, claimed, 1);
+  let last: Uint8Array = new Uint8Array(0);
+  if (bounds.end > bounds.start) {
+    const res = await doFetch(withRange(request, bounds.start, bounds.end - 1));
+    if (!res.ok) return notContent(res, hash);
+    const reader = await contentFrom(res, bounds.start, hash);
+    last = await reader.read(bounds.end - bounds.start);
+    await reader.cancel();
+    if (last.length < bounds.end - bounds.start) {
+      throw IntegrityError.corrupt(hash, `the content ended at byte ${bounds.start + last.length}, before the ${claimed} bytes its Bao outboard claims`);
+    }
+  }
+  // Throws an IntegrityError unless the final chunk, and with it the length, matches.
+  baoDecodeSlice(baoOutboardSlice(outboard, last, bounds.start, claimed, 1), hash, claimed, 1);
+  return claimed;
+}
+
+/**
+ * An answer that is not ok passes through as it is (a 404 or a 503 does not claim to be the
+ * content), unless it is opaque: its status and bytes cannot be read, so nothing says it is not.
+ */
+function notContent(response: Response, hash: Uint8Array): Response {
+  if (response.status >= 300) return response;
+  throw IntegrityError.corrupt(hash, `the server's answer (type ${response.type}, status ${response.status}) cannot be read, so it cannot be checked`);
+}
+
+/** `request` asking for content bytes first..last, or with no Range header when `first` is omitted. */
+function withRange(request: Request, first?: number, last?: number): Request {
+  const headers = new Headers(request.headers);
+  if (first === undefined) headers.delete('range');
+  else headers.set('range', `bytes=${first}-${last}`);
+  return new Request(request.url, { headers, credentials: request.credentials, signal: request.signal });
+}
+
