@@ -5,7 +5,7 @@
 // runtimes resolve it: a compiled WebAssembly.Module.
 import { writeFileSync } from 'node:fs';
 
-const { kernelModule } = await import(new URL('../dist/wasm/_kernel-module.js', import.meta.url).href);
+const { kernelModule } = await import(new URL('../dist/wasm/_generator.js', import.meta.url).href);
 writeFileSync(new URL('../dist/kernel.wasm', import.meta.url), kernelModule());
 writeFileSync(
   new URL('../dist/kernel.wasm.d.ts', import.meta.url),

@@ -1,9 +1,9 @@
 import { describe } from './_assert.js';
 import { LITTLE_ENDIAN } from './_bytes.js';
-import { jsKernels } from './_js-kernels.js';
+import { jsKernels } from './_js-backend.js';
 import type { Backend, Kernels, ManyJobs } from './_kernels.js';
 import { compilationAllowed, simdSupported } from './wasm/_detect.js';
-import { compileKernel, compileKernelSync } from './wasm/_wasm-kernels.js';
+import { compileKernel, compileKernelSync } from './wasm/_wasm-backend.js';
 import { suppliedKernels } from './wasm/_supplied.js';
 
 export type { Backend } from './_kernels.js';

@@ -10,11 +10,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { compress } from '../src/_compress.ts';
 import { CHUNK_END, CHUNK_START, DERIVE_KEY_MATERIAL, IV, KEYED_HASH, PARENT, ROOT } from '../src/_constants.ts';
-import { jsKernels } from '../src/_js-kernels.ts';
+import { jsKernels } from '../src/_js-backend.ts';
 import { MAX_CALL_CHUNKS, type Kernels } from '../src/_kernels.ts';
 import { Output } from '../src/_output.ts';
-import { kernelModule } from '../src/wasm/_kernel-module.ts';
-import { wrap } from '../src/wasm/_wasm-kernels.ts';
+import { kernelModule } from '../src/wasm/_generator.ts';
+import { wrap } from '../src/wasm/_wasm-backend.ts';
 
 const seed = testSeed();
 const rng = new Random(seed ^ 0x3a5d);

@@ -1,9 +1,9 @@
 import { describe } from '../_assert.js';
 import { BLOCK_LEN, CHUNK_END, CHUNK_LEN, CHUNK_START, IV } from '../_constants.js';
-import { jsKernels } from '../_js-kernels.js';
+import { jsKernels } from '../_js-backend.js';
 import type { KernelNode, Kernels } from '../_kernels.js';
-import { PAGES } from './_kernel-module.js';
-import { wrap } from './_wasm-kernels.js';
+import { PAGES } from './_layout.js';
+import { wrap } from './_wasm-backend.js';
 
 // A kernel module handed in by the caller (the package's kernel.wasm, precompiled by a runtime
 // that refuses to compile bytes) is trusted only after it proved to be that kernel: the exact

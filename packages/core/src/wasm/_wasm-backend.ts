@@ -1,6 +1,7 @@
 import { BLOCK_LEN, CHUNK_LEN, ROOT } from '../_constants.js';
 import type { Kernels } from '../_kernels.js';
-import { CV_PTR, IN_PTR, KEY_PTR, MAX_CHUNKS, ROOT_PTR, XOF_MAX_GROUPS, XOF_PTR, kernelModule } from './_kernel-module.js';
+import { kernelModule } from './_generator.js';
+import { CV_PTR, IN_PTR, KEY_PTR, MAX_CHUNKS, ROOT_PTR, XOF_MAX_GROUPS, XOF_PTR } from './_layout.js';
 import { WasmManyJobs } from './_many.js';
 
 type KernelExports = {
