@@ -1,7 +1,6 @@
 import { compress } from './_compress.js';
 import { BLOCK_LEN, CHUNK_END, CHUNK_LEN, CHUNK_START, PARENT, ROOT } from './_constants.js';
 import { LITTLE_ENDIAN, wordsToBytes } from './_bytes.js';
-import { JsManyJobs } from './_js-many.js';
 import { MAX_CALL_CHUNKS, type Kernels } from './_kernels.js';
 import { compressChunkBlocks, Node } from './_node.js';
 
@@ -50,7 +49,6 @@ export const jsKernels: Kernels = {
     return rootBytes(dkLen);
   },
 
-  many: new JsManyJobs(),
 };
 
 /**

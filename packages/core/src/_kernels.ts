@@ -1,6 +1,7 @@
 // The contract every backend implements (the shape of the Rust crate's `platform.rs`): the bulk
-// operations of a hash, with the rest of it (CV stack, last chunk, final node, tree planning)
-// shared JS above. A leaf: it imports nothing, so backends and their callers depend on it, never
+// operations of a hash (`Kernels`) and the jobs of many small trees (`ManyJobs`), with the rest
+// (CV stack, last chunk, final node, tree planning) shared JS above. ManyJobs is apart from the
+// table so that bundles which never hash batches leave it out. A leaf: it imports nothing, so backends and their callers depend on it, never
 // the other way round. Which backend runs for which call is decided in `backend.ts` alone.
 
 export type Backend = 'wasm-simd' | 'js';
@@ -34,14 +35,12 @@ export interface Kernels {
   rootBlocks(node: KernelNode, out: Uint8Array, outPos: number, blocks: number, lo: number, hi: number): void;
   /** The first `dkLen` (at most 32) bytes of the hash of the first `len` bytes of `src`, a whole message of one chunk or less. */
   singleChunk(src: Uint8Array, len: number, key: Uint32Array, flags: number, dkLen: number): Uint8Array;
-  /** Independent nodes of many messages' trees, hashed side by side. */
-  readonly many: ManyJobs;
 }
 
 /**
- * Nodes of many small trees, hashed in runs of independent jobs. A piece of input is copied in,
- * jobs are queued, `run` hashes them all; the next level's jobs read the chaining values the
- * last run wrote. Places are indices: input bytes of the piece, chaining-value slots, output
+ * Nodes of many small trees, hashed side by side in runs of independent jobs. A piece of input
+ * is copied in, `start` sets the mode, jobs are queued, `run` hashes them all; the next level's
+ * jobs read the chaining values the last run wrote (`start` holds until the next `start`). Places are indices: input bytes of the piece, chaining-value slots, output
  * slots (one per message). A piece stays within the limits below.
  */
 export interface ManyJobs {
@@ -66,8 +65,10 @@ export interface ManyJobs {
   inputParent(at: number, to: number): void;
   /** Copies chaining-value slot `from` to slot `to` now (a node that moves up a level as it is). */
   moveCv(from: number, to: number): void;
-  /** Hashes the queued jobs with `key` and mode `flags`; root outputs get 64 bytes when `wide`, else 32. */
-  run(key: Uint32Array, flags: number, wide: boolean): void;
+  /** Sets the mode of the jobs that follow: `key`, `flags`; root outputs get 64 bytes when `wide`, else 32. */
+  start(key: Uint32Array, flags: number, wide: boolean): void;
+  /** Hashes the queued jobs (a backend may have hashed them as they came). */
+  run(): void;
   /** The first `n` (at most MANY_MAX_OUT, or 32 unless the run was wide) output bytes of slot `slot`, in a new array. */
   output(slot: number, n: number): Uint8Array;
   /** Like output(), into `out[outPos]`. */

@@ -1,10 +1,12 @@
 import { describe } from './_assert.js';
 import { LITTLE_ENDIAN } from './_bytes.js';
 import { jsKernels } from './_js-backend.js';
+import { jsManyJobs } from './_js-many.js';
 import type { Backend, Kernels, ManyJobs } from './_kernels.js';
 import { compilationAllowed, simdSupported } from './wasm/_detect.js';
-import { compileKernel, compileKernelSync } from './wasm/_wasm-backend.js';
-import { suppliedKernels } from './wasm/_supplied.js';
+import { wasmManyJobs } from './wasm/_many.js';
+import { suppliedKernel } from './wasm/_supplied.js';
+import { compileKernel, compileKernelSync, wrap } from './wasm/_wasm-backend.js';
 
 export type { Backend } from './_kernels.js';
 
@@ -25,7 +27,7 @@ const MIN_XOF_BLOCKS = 2;
  * (Node: 128 B 595 vs 499 MB/s, 1 KiB 878 vs 673; 64 B 343 vs 390).
  */
 const MIN_SINGLE = 128;
-/** Messages (or parents) per batch on `many`; fewer take the one-shot path: a kernel step always hashes 8 lanes. */
+/** Messages (or parents) per batch on the kernel's `many`; fewer go to the JS jobs: a kernel step always hashes 8 lanes. */
 const MIN_BATCH = 4;
 
 // The table is selected on first use, never at import: detect SIMD once, compile synchronously
@@ -33,7 +35,9 @@ const MIN_BATCH = 4;
 // the engine refuses to compile bytes at all, the kernel is never generated (a few ms per cold
 // isolate) and never retried: only a module handed to ready() can bring it.
 let selected = false;
-/** The wasm-simd kernels once compiled; undefined while compiling or when unavailable. */
+/** The kernel once compiled; undefined while compiling or when unavailable. */
+let instance: WebAssembly.Instance | undefined;
+/** The wasm-simd kernels over `instance`. */
 let wasm: Kernels | undefined;
 /** The asynchronous compilation in flight, if any. */
 let compiling: Promise<void> | undefined;
@@ -42,9 +46,9 @@ let forced: Backend | undefined;
 /** The active table. */
 let table: Kernels = jsKernels;
 
-function use(k: Kernels): void {
-  wasm ??= k;
-  if (forced !== 'js') table = wasm;
+function use(kernel: WebAssembly.Instance): void {
+  if (!instance) (instance = kernel), (wasm = wrap(kernel));
+  if (forced !== 'js') table = wasm!;
 }
 
 function select(): void {
@@ -89,9 +93,12 @@ export function singleChunkKernels(len: number): Kernels {
   return len >= MIN_SINGLE ? kernels() : jsKernels;
 }
 
-/** The jobs of the active backend for a batch of `count` messages, or undefined where one-shot hashing is faster. */
-export function manyJobs(count: number): ManyJobs | undefined {
-  return count >= MIN_BATCH ? kernels().many : undefined;
+let jsMany: ManyJobs | undefined;
+let wasmMany: ManyJobs | undefined;
+
+/** The jobs for a batch of `count` messages (or parents). */
+export function manyJobs(count: number): ManyJobs {
+  return count >= MIN_BATCH && kernels() === wasm ? (wasmMany ??= wasmManyJobs(instance!)) : (jsMany ??= jsManyJobs());
 }
 
 /** The backend hashing now. */
@@ -126,7 +133,7 @@ export function ready(options?: ReadyOptions): Promise<void> {
     select();
     return compiling ?? Promise.resolve();
   }
-  return suppliedKernels(options.module).then((k) => {
+  return suppliedKernel(options.module).then((k) => {
     // A supplied kernel replaces detection: nothing is generated or compiled after it.
     selected = true;
     use(k);

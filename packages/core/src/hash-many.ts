@@ -1,7 +1,6 @@
 import { abytes, describe } from './_assert.js';
-import { toBytes, wordsFromBytes, wordsToBytes, type Input } from './_bytes.js';
-import { compress } from './_compress.js';
-import { BLOCK_LEN, CHUNK_LEN, PARENT } from './_constants.js';
+import { toBytes, type Input } from './_bytes.js';
+import { BLOCK_LEN, CHUNK_LEN } from './_constants.js';
 import { HasherState } from './_hasher-state.js';
 import { MANY_MAX_OUT, type ManyJobs } from './_kernels.js';
 import { resolveMode, type Blake3Opts, type Mode } from './_options.js';
@@ -45,12 +44,10 @@ let jobs = 0; // jobs queued
 let cvTop = 0; // next free chaining-value slot
 
 /** Hashes the piece: every chunk in one run, then one run per tree level; then its digests. */
-function flushPiece(k: ManyJobs, mode: Mode, sink: Sink, messages: Int32Array, trees: Int32Array): void {
+function flushPiece(k: ManyJobs, sink: Sink, messages: Int32Array, trees: Int32Array): void {
   if (count === 0) return;
-  const { key, flags } = mode;
   const { out, digests, dkLen } = sink;
-  const wide = dkLen > 32;
-  k.run(key, flags, wide);
+  k.run();
   // Parent levels: adjacent nodes pair up left to right and an odd last node moves up as it
   // is, which gives the reference tree (left subtrees are complete powers of two).
   for (let open = treeCount; open > 0; ) {
@@ -69,7 +66,7 @@ function flushPiece(k: ManyJobs, mode: Mode, sink: Sink, messages: Int32Array, t
       if (nodes & 1) k.moveCv(first + nodes - 1, cvTop++);
       trees[t + 2] = (nodes + 1) >> 1;
     }
-    k.run(key, flags, wide);
+    k.run();
   }
   // Digests, one output slot per message in piece order: one copy when they fill consecutive slots of `out`.
   const firstIndex = messages[0];
@@ -97,6 +94,7 @@ function hashBatch(k: ManyJobs, bytes: readonly Uint8Array[], mode: Mode, sink: 
   const messages = pieceMessages, trees = pieceTrees!;
   count = treeCount = jobs = cvTop = 0;
   inPos = 0;
+  k.start(mode.key, mode.flags, mode.dkLen > 32);
   for (let i = 0; i < bytes.length; i++) {
     const msg = bytes[i];
     const len = msg.length;
@@ -106,7 +104,7 @@ function hashBatch(k: ManyJobs, bytes: readonly Uint8Array[], mode: Mode, sink: 
       continue;
     }
     const padded = len === 0 ? BLOCK_LEN : (len + BLOCK_LEN - 1) & -BLOCK_LEN;
-    if (count === k.maxMessages || inPos + padded > k.inputLen || jobs + chunks > k.maxJobs || cvTop + 3 * chunks > k.cvSlots) flushPiece(k, mode, sink, messages, trees);
+    if (count === k.maxMessages || inPos + padded > k.inputLen || jobs + chunks > k.maxJobs || cvTop + 3 * chunks > k.cvSlots) flushPiece(k, sink, messages, trees);
     k.input(msg, inPos, padded);
     if (chunks === 1) {
       k.chunk(inPos, len, 0, true, count);
@@ -121,35 +119,24 @@ function hashBatch(k: ManyJobs, bytes: readonly Uint8Array[], mode: Mode, sink: 
     messages[count++] = i;
     inPos += padded;
   }
-  flushPiece(k, mode, sink, messages, trees);
+  flushPiece(k, sink, messages, trees);
 }
-
-const parentBlock = new Uint32Array(16);
-const parentCv = new Uint32Array(8);
 
 /**
  * The non-root chaining values of the parents whose 64-byte nodes (left CV, then right CV) lie
  * one after another in `nodes`: 32 bytes each, in order. As jobs, one per node (on the wasm-simd
- * backend 8 at a time); a few are compressed one by one.
+ * backend 8 at a time).
  */
 export function parentChainingValues(nodes: Uint8Array, mode: Mode): Uint8Array {
   const count = nodes.length / BLOCK_LEN;
   const out = new Uint8Array(32 * count);
   const k = manyJobs(count);
-  if (!k) {
-    const flags = mode.flags | PARENT;
-    for (let i = 0; i < count; i++) {
-      wordsFromBytes(nodes.subarray(BLOCK_LEN * i, BLOCK_LEN * (i + 1)), parentBlock);
-      compress(mode.key, 0, parentBlock, 0, 0, 0, BLOCK_LEN, flags, parentCv, 0, 8);
-      wordsToBytes(parentCv, 0, out, 32 * i, 32);
-    }
-    return out;
-  }
+  k.start(mode.key, mode.flags, false);
   for (let done = 0; done < count; ) {
     const n = Math.min(count - done, k.maxMessages, k.inputLen / BLOCK_LEN);
     k.input(nodes.subarray(BLOCK_LEN * done, BLOCK_LEN * (done + n)), 0, BLOCK_LEN * n);
     for (let i = 0; i < n; i++) k.inputParent(BLOCK_LEN * i, i);
-    k.run(mode.key, mode.flags, false);
+    k.run();
     k.outputs(n, out, 32 * done);
     done += n;
   }
@@ -173,8 +160,7 @@ function snapshotInputs(inputs: unknown): Uint8Array[] {
 /** Hashes each input into its digest; `out`, when given, is untouched unless every input is valid. */
 function hashEach(bytes: readonly Uint8Array[], mode: Mode, out: Uint8Array | undefined): Uint8Array[] | undefined {
   const sink: Sink = { digests: out ? undefined : new Array<Uint8Array>(bytes.length), out, dkLen: mode.dkLen };
-  const k = mode.dkLen <= MANY_MAX_OUT ? manyJobs(bytes.length) : undefined;
-  if (k) hashBatch(k, bytes, mode, sink);
+  if (mode.dkLen <= MANY_MAX_OUT) hashBatch(manyJobs(bytes.length), bytes, mode, sink);
   else for (let i = 0; i < bytes.length; i++) hashOne(bytes[i], mode, sink, i);
   return sink.digests;
 }

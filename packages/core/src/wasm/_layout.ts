@@ -59,3 +59,12 @@ export const MANY_IN = MANY_OUT + 2 * MANY_HI_DELTA;
 export const MANY_IN_LEN = MANY_MAX_JOBS * BLOCK_LEN;
 const END = MANY_IN + MANY_IN_LEN;
 export const PAGES = Math.ceil(END / 65536);
+
+/** What the module exports: its memory and its functions. */
+export type KernelExports = {
+  readonly memory: WebAssembly.Memory;
+  readonly chunks: (n: number, counterLo: number, counterHi: number, flags: number, merges: number) => void;
+  readonly xof: (groups: number, counterLo: number, counterHi: number, blockLen: number, flags: number) => void;
+  readonly many: (count: number, flags: number, wide: number) => void;
+  readonly one: (len: number, flags: number) => void;
+};

@@ -3,6 +3,7 @@ import { BLOCK_LEN, CHUNK_END, CHUNK_LEN, CHUNK_START, IV } from '../_constants.
 import { jsKernels } from '../_js-backend.js';
 import type { KernelNode, Kernels } from '../_kernels.js';
 import { PAGES } from './_layout.js';
+import { wasmManyJobs } from './_many.js';
 import { wrap } from './_wasm-backend.js';
 
 // A kernel module handed in by the caller (the package's kernel.wasm, precompiled by a runtime
@@ -37,7 +38,9 @@ function instanceMismatch(instance: WebAssembly.Instance): string | undefined {
 const equal = (a: ArrayLike<number>, b: ArrayLike<number>): boolean => a.length === b.length && Array.prototype.every.call(a, (x: number, i: number) => x === b[i]);
 
 /** Every entry point of `k` against the JS kernels on one known input; the first that differs. */
-function answerMismatch(k: Kernels): string | undefined {
+function answerMismatch(instance: WebAssembly.Instance): string | undefined {
+  const k: Kernels = wrap(instance);
+  const many = wasmManyJobs(instance);
   const key = Uint32Array.from(IV);
   // 8 chunks: the kernel's loop over two interleaved lane groups, then 3 levels of parents.
   const input = new Uint8Array(8 * CHUNK_LEN).map((_, i) => i % 251);
@@ -56,10 +59,11 @@ function answerMismatch(k: Kernels): string | undefined {
   const digest = ref.subarray(0, 32);
   if (!equal(k.singleChunk(input, BLOCK_LEN, key, 0, 32), digest)) return 'its one() hash differs from the JS kernel';
 
-  k.many.input(input.subarray(0, BLOCK_LEN), 0, BLOCK_LEN);
-  k.many.chunk(0, BLOCK_LEN, 0, true, 0);
-  k.many.run(key, 0, false);
-  return equal(k.many.output(0, 32), digest) ? undefined : 'its many() hash differs from the JS kernel';
+  many.input(input.subarray(0, BLOCK_LEN), 0, BLOCK_LEN);
+  many.start(key, 0, false);
+  many.chunk(0, BLOCK_LEN, 0, true, 0);
+  many.run();
+  return equal(many.output(0, 32), digest) ? undefined : 'its many() hash differs from the JS kernel';
 }
 
 function isModule(value: unknown): value is WebAssembly.Module {
@@ -70,11 +74,11 @@ function isModule(value: unknown): value is WebAssembly.Module {
 const NAME = 'options.module';
 
 /**
- * The wasm-simd kernels over `module`, once it proved to be the kernel; a TypeError naming
+ * An instance of `module`, once it proved to be the kernel; a TypeError naming
  * `options.module` otherwise. Instantiates synchronously where allowed (a precompiled module needs
  * no code generation), else asynchronously (Chromium's main-thread size limit).
  */
-export async function suppliedKernels(module: unknown): Promise<Kernels> {
+export async function suppliedKernel(module: unknown): Promise<WebAssembly.Instance> {
   if (!isModule(module)) {
     throw new TypeError(`${NAME} must be a WebAssembly.Module (@blake3-web/core/kernel.wasm, compiled), got ${describe(module)}`);
   }
@@ -87,7 +91,7 @@ export async function suppliedKernels(module: unknown): Promise<Kernels> {
   } catch {
     instance = await WebAssembly.instantiate(module);
   }
-  const mismatch = instanceMismatch(instance) ?? answerMismatch(wrap(instance));
+  const mismatch = instanceMismatch(instance) ?? answerMismatch(instance);
   if (mismatch) throw wrong(mismatch);
-  return wrap(instance);
+  return instance;
 }

@@ -1,16 +1,7 @@
 import { BLOCK_LEN, CHUNK_LEN, ROOT } from '../_constants.js';
 import type { Kernels } from '../_kernels.js';
 import { kernelModule } from './_generator.js';
-import { CV_PTR, IN_PTR, KEY_PTR, MAX_CHUNKS, ROOT_PTR, XOF_MAX_GROUPS, XOF_PTR } from './_layout.js';
-import { WasmManyJobs } from './_many.js';
-
-type KernelExports = {
-  readonly memory: WebAssembly.Memory;
-  readonly chunks: (n: number, counterLo: number, counterHi: number, flags: number, merges: number) => void;
-  readonly xof: (groups: number, counterLo: number, counterHi: number, blockLen: number, flags: number) => void;
-  readonly many: (count: number, flags: number, wide: number) => void;
-  readonly one: (len: number, flags: number) => void;
-};
+import { CV_PTR, IN_PTR, KEY_PTR, MAX_CHUNKS, ROOT_PTR, XOF_MAX_GROUPS, XOF_PTR, type KernelExports } from './_layout.js';
 
 const TWO_POW_32 = 0x100000000;
 
@@ -21,14 +12,13 @@ export function kernelBytes(): Uint8Array<ArrayBuffer> {
 }
 
 /** Compiles the kernel synchronously; throws where the engine refuses (CSP, main-thread size limits). */
-export function compileKernelSync(): Kernels {
-  return wrap(new WebAssembly.Instance(new WebAssembly.Module(kernelBytes())));
+export function compileKernelSync(): WebAssembly.Instance {
+  return new WebAssembly.Instance(new WebAssembly.Module(kernelBytes()));
 }
 
 /** Compiles the kernel asynchronously (allowed where synchronous compilation is not). */
-export async function compileKernel(): Promise<Kernels> {
-  const module = await WebAssembly.compile(kernelBytes());
-  return wrap(await WebAssembly.instantiate(module));
+export async function compileKernel(): Promise<WebAssembly.Instance> {
+  return WebAssembly.instantiate(await WebAssembly.compile(kernelBytes()));
 }
 
 /**
@@ -40,13 +30,11 @@ export function wrap(instance: WebAssembly.Instance): Kernels {
   const buffer = entries.memory.buffer;
   const mem8 = new Uint8Array(buffer);
   const mem32 = new Uint32Array(buffer);
-  const { chunks, xof, many, one } = entries;
+  const { chunks, xof, one } = entries;
   const CV_WORD = CV_PTR >> 2;
 
   return {
     name: 'wasm-simd',
-
-    many: new WasmManyJobs(mem8, mem32, many),
 
     singleChunk(src, len, key, flags, dkLen) {
       mem8.set(len === src.length ? src : src.subarray(0, len), IN_PTR);
