@@ -45,45 +45,28 @@ export function lanes(f: FunctionBody): Lanes {
   return { v: f.locals('v128', 16), m: f.locals('v128', 16), t: f.local('v128'), r: f.locals('v128', 4) };
 }
 
-/** Code that leaves one value on the stack. */
-type Expr = () => void;
-
-/**
- * Expressions over the locals of one function body, in the reference's words: `tee` stores a
- * value and leaves it for the next step, so G reads its own results off the stack.
- */
-function exprs(f: FunctionBody) {
-  const val = (x: Expr | Local<'i32' | 'v128'>): void => (typeof x === 'function' ? x() : void f.get(x));
-  const binary = (emit: () => void) => (x: Expr | number, y: Expr | number): Expr => () => (val(x), val(y), emit());
-  return {
-    tee: (x: number, e: Expr): Expr => () => (e(), void f.tee(x)),
-    set: (x: number, e: Expr): void => (e(), void f.set(x)),
-    binary,
-  };
-}
-
 /**
  * One G function (the reference's `g`) on slots a, b, c, d (state), mx, my (message) and t
  * (scratch), on 4 lanes: mixes a column or diagonal of the state with two message words.
- * Recorded once, replayed on each G's locals.
+ * Stack code: each line leaves its result for the next (`tee`). Recorded once, replayed on each
+ * G's locals.
  */
 function gTemplate(): Template {
   const [a, b, c, d, mx, my, t] = range(7);
   const f = new FunctionBody(0);
-  const { tee, set, binary } = exprs(f);
-  const add = binary(() => f.simd('i32x4.add'));
-  const xor = binary(() => f.simd('v128.xor'));
-  const rot16 = (e: Expr): Expr => () => (e(), f.tee(t).get(t).shuffle(ROT16));
-  const rot8 = (e: Expr): Expr => () => (e(), f.tee(t).get(t).shuffle(ROT8));
-  const rotr = (e: Expr, n: number): Expr => () => (e(), f.tee(t).i32(n).simd('i32x4.shr_u').get(t).i32(32 - n).simd('i32x4.shl').simd('v128.or'));
-  const a1 = tee(a, add(add(a, b), mx)); //   a = a + b + mx
-  const d1 = tee(d, rot16(xor(a1, d))); //    d = (d ^ a) >>> 16
-  const c1 = tee(c, add(d1, c)); //           c = c + d
-  const b1 = tee(b, rotr(xor(c1, b), 12)); // b = (b ^ c) >>> 12
-  const a2 = tee(a, add(add(b1, a), my)); //  a = a + b + my
-  const d2 = tee(d, rot8(xor(a2, d))); //     d = (d ^ a) >>> 8
-  const c2 = tee(c, add(d2, c)); //           c = c + d
-  set(b, rotr(xor(c2, b), 7)); //             b = (b ^ c) >>> 7
+  const add = () => f.simd('i32x4.add');
+  const xor = () => f.simd('v128.xor');
+  const rot16 = () => f.tee(t).get(t).shuffle(ROT16);
+  const rot8 = () => f.tee(t).get(t).shuffle(ROT8);
+  const rotr = (n: number) => f.tee(t).i32(n).simd('i32x4.shr_u').get(t).i32(32 - n).simd('i32x4.shl').simd('v128.or');
+  f.get(a).get(b), add(), f.get(mx), add(), f.tee(a); // a = a + b + mx
+  f.get(d), xor(), rot16(), f.tee(d); //                 d = (d ^ a) >>> 16
+  f.get(c), add(), f.tee(c); //                          c = c + d
+  f.get(b), xor(), rotr(12), f.tee(b); //                b = (b ^ c) >>> 12
+  f.get(a), add(), f.get(my), add(), f.tee(a); //        a = a + b + my
+  f.get(d), xor(), rot8(), f.tee(d); //                  d = (d ^ a) >>> 8
+  f.get(c), add(), f.tee(c); //                          c = c + d
+  f.get(b), xor(), rotr(7), f.set(b); //                 b = (b ^ c) >>> 7
   return f.template();
 }
 
@@ -91,18 +74,15 @@ function gTemplate(): Template {
 function gScalarTemplate(): Template {
   const [a, b, c, d, mx, my] = range(6);
   const f = new FunctionBody(0);
-  const { tee, set, binary } = exprs(f);
-  const add = binary(() => f.op('i32.add'));
-  const xor = binary(() => f.op('i32.xor'));
-  const rotr = (e: Expr, n: number): Expr => () => (e(), f.i32(n).op('i32.rotr'));
-  const a1 = tee(a, add(add(a, b), mx));
-  const d1 = tee(d, rotr(xor(a1, d), 16));
-  const c1 = tee(c, add(d1, c));
-  set(b, rotr(xor(c1, b), 12));
-  const a2 = tee(a, add(add(a, b), my));
-  const d2 = tee(d, rotr(xor(a2, d), 8));
-  const c2 = tee(c, add(d2, c));
-  set(b, rotr(xor(c2, b), 7));
+  const add = () => f.op('i32.add');
+  const xor = () => f.op('i32.xor');
+  const rotr = (n: number) => f.i32(n).op('i32.rotr');
+  for (const [m, r1, r2] of [[mx, 16, 12], [my, 8, 7]]) {
+    f.get(a).get(b), add(), f.get(m), add(), f.tee(a); // a = a + b + m
+    f.get(d), xor(), rotr(r1), f.tee(d); //               d = (d ^ a) >>> 16 (8)
+    f.get(c), add(), f.tee(c); //                         c = c + d
+    f.get(b), xor(), rotr(r2), f.set(b); //               b = (b ^ c) >>> 12 (7)
+  }
   return f.template();
 }
 
