@@ -9,9 +9,10 @@ const scratch8 = new Uint8Array(scratch.buffer);
 
 /**
  * The reference's chunk state, for the blocks of a chunk that are whole: compresses `blocks`
- * 64-byte blocks of `src` from byte `pos`, from chaining value `cv` on, into `out[outPos]` (8
- * words; `out` may be `cv`). The first block gets CHUNK_START, the last also `lastFlags`. The
- * blocks are read in place as words where the host and the offset allow it, else through a copy.
+ * 64-byte blocks of `src` from byte `pos`, from the 8-word chaining value `cv` on, into
+ * `out[outPos]` (`out` may be `cv`). The first block gets CHUNK_START, the last also
+ * `lastFlags`. The blocks are read in place as words where the host and the offset allow it,
+ * else through a copy.
  */
 export function compressChunkBlocks(src: Uint8Array, pos: number, blocks: number, cv: Uint32Array, counter: number, flags: number, lastFlags: number, out: Uint32Array, outPos: number): void {
   const lo = counter >>> 0, hi = (counter / TWO_POW_32) >>> 0;
@@ -28,7 +29,7 @@ export function compressChunkBlocks(src: Uint8Array, pos: number, blocks: number
     }
     (from = out), (fromPos = outPos);
   }
-  if (blocks === 0 && (out !== cv || outPos !== 0)) out.set(cv.subarray(0, 8), outPos);
+  if (blocks === 0 && (out !== cv || outPos !== 0)) out.set(cv, outPos);
 }
 
 /**
