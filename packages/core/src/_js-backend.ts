@@ -1,6 +1,6 @@
 import { compress } from './_compress.js';
 import { BLOCK_LEN, CHUNK_END, CHUNK_LEN, CHUNK_START, PARENT, ROOT } from './_constants.js';
-import { LITTLE_ENDIAN, wordsToBytes } from './_bytes.js';
+import { alignedWords, LITTLE_ENDIAN, wordsToBytes } from './_bytes.js';
 import { MAX_CALL_CHUNKS, type Kernels } from './_kernels.js';
 import { compressChunkBlocks, Node } from './_node.js';
 
@@ -18,7 +18,8 @@ export const jsKernels: Kernels = {
 
   chunks(src, pos, n, counter, key, flags, merges, out, outPos) {
     const words = (cvs ??= new Uint32Array(MAX_CALL_CHUNKS * 8));
-    for (let i = 0; i < n; i++) compressChunkBlocks(src, pos + i * CHUNK_LEN, CHUNK_LEN / BLOCK_LEN, key, counter + i, flags, CHUNK_END, words, i * 8);
+    const m = alignedWords(src, pos, n * CHUNK_LEN);
+    for (let i = 0; i < n; i++) compressChunkBlocks(src, pos + i * CHUNK_LEN, m, i * (CHUNK_LEN / 4), CHUNK_LEN / BLOCK_LEN, key, counter + i, flags, CHUNK_END, words, i * 8);
     let count = n;
     for (let level = 0; level < merges; level++) {
       count >>= 1;
