@@ -46,7 +46,10 @@ export const jsKernels: Kernels = {
     // One block or less: read as bytes, so that a fresh short array is never viewed (64 B in a
     // new array each call: 672 ns with the word view, see oneBlockDigest; reused: the same).
     if (len <= BLOCK_LEN) return oneBlockDigest(src, len, key, flags, dkLen);
-    node.setChunk(src, 0, len, 0, key, flags).rootWords(root, 0, 8);
+    // A whole last block is compressed in place like the others: root words 0-7 are its output
+    // (1 KiB: 10% faster than through a copy in the node).
+    if ((len & (BLOCK_LEN - 1)) === 0) compressChunkBlocks(src, 0, alignedWords(src, 0, len), 0, len / BLOCK_LEN, key, 0, flags, CHUNK_END | ROOT, root, 0);
+    else node.setChunk(src, 0, len, 0, key, flags).rootWords(root, 0, 8);
     return rootBytes(dkLen);
   },
 
