@@ -1,8 +1,9 @@
 // The contract every backend implements (the shape of the Rust crate's `platform.rs`): the bulk
 // operations of a hash (`Kernels`) and the jobs of many small trees (`ManyJobs`), with the rest
 // (CV stack, last chunk, final node, tree planning) shared JS above. ManyJobs is apart from the
-// table so that bundles which never hash batches leave it out. A leaf: it imports nothing, so backends and their callers depend on it, never
-// the other way round. Which backend runs for which call is decided in `backend.ts` alone.
+// table so that bundles which never hash batches leave it out. A leaf: it imports nothing, so
+// backends and their callers depend on it, never the other way round. Which backend serves
+// which call is decided in `backend.ts` alone.
 
 export type Backend = 'wasm-simd' | 'js';
 
