@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 const BUDGETS: readonly { name: string; code: string; minified: number; gzip: number }[] = [
-  { name: '@blake3-web/core (every export)', code: "export * from '@blake3-web/core';", minified: 44200, gzip: 14400 },
-  { name: '@blake3-web/core/hazmat (every export)', code: "export * from '@blake3-web/core/hazmat';", minified: 39000, gzip: 12600 },
+  { name: '@blake3-web/core (every export)', code: "export * from '@blake3-web/core';", minified: 44300, gzip: 14500 },
+  { name: '@blake3-web/core/hazmat (every export)', code: "export * from '@blake3-web/core/hazmat';", minified: 39100, gzip: 12700 },
   { name: 'blake3() alone', code: "export { blake3 } from '@blake3-web/core';", minified: 36900, gzip: 11500 },
 ];
 
