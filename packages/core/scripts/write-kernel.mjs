@@ -7,7 +7,7 @@
 // asking for a compiled module: a plain `.wasm` import there is instantiated instead.
 import { writeFileSync } from 'node:fs';
 
-const { kernelModule } = await import(new URL('../dist/wasm/_kernel-module.js', import.meta.url).href);
+const { kernelModule } = await import(new URL('../dist/wasm/_generator.js', import.meta.url).href);
 writeFileSync(new URL('../dist/kernel.wasm', import.meta.url), kernelModule());
 writeFileSync(
   new URL('../dist/kernel.wasm.d.ts', import.meta.url),

@@ -60,12 +60,12 @@ export function wordsToBytes(words: Uint32Array, from: number, out: Uint8Array, 
 }
 
 /**
- * A Uint32Array over `bytes` when its words can be read in place (little-endian host, 4-byte
- * aligned start), else undefined. Word `i` of the view is byte `4 * i` of `bytes`.
+ * A Uint32Array over the `len` bytes of `bytes` from `pos` when its words can be read in place
+ * (little-endian host, 4-byte aligned start), else undefined. Word `i` of the view is byte `pos + 4 * i`.
  */
-export function alignedWords(bytes: Uint8Array): Uint32Array | undefined {
-  if (!LITTLE_ENDIAN || (bytes.byteOffset & 3) !== 0) return undefined;
-  return new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length >>> 2);
+export function alignedWords(bytes: Uint8Array, pos: number, len: number): Uint32Array | undefined {
+  if (!LITTLE_ENDIAN || ((bytes.byteOffset + pos) & 3) !== 0) return undefined;
+  return new Uint32Array(bytes.buffer, bytes.byteOffset + pos, len >>> 2);
 }
 
 /** Byte-swaps `n` bytes of `bytes` in 4-byte groups, so big-endian hosts read words as little-endian. */

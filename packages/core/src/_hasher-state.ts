@@ -1,10 +1,8 @@
 import { compress } from './_compress.js';
 import { BLOCK_LEN, CHUNK_LEN, MAX_DEPTH, PARENT } from './_constants.js';
-import { jsKernels, MAX_CALL_CHUNKS } from './_kernels.js';
+import { MAX_CALL_CHUNKS } from './_kernels.js';
 import type { Output } from './_output.js';
-import { kernels } from './backend.js';
-import { oneBlockDigest, singleChunkDigest } from './_single-chunk.js';
-import { WASM_MIN_CHUNKS } from './wasm/_kernel.js';
+import { chunkKernels, singleChunkKernels } from './backend.js';
 
 /**
  * Input is buffered until a whole group of this many chunks is there, so that any sequence of
@@ -94,10 +92,7 @@ export class HasherState {
    */
   singleChunkDigest(dkLen: number): Uint8Array | undefined {
     if (this.chunkCounter !== 0 || this.#bufLen > CHUNK_LEN) return undefined;
-    // One block or less is read in place, byte by byte: the buffer may still be inside V8's heap,
-    // where viewing it would move it out (see oneBlockDigest). A longer one is already out.
-    if (this.#bufLen <= BLOCK_LEN) return oneBlockDigest(this.#buf, this.#bufLen, this.key, this.flags, dkLen);
-    return singleChunkDigest(this.#buf.subarray(0, this.#bufLen), this.key, this.flags, dkLen);
+    return singleChunkKernels(this.#bufLen).singleChunk(this.#buf, this.#bufLen, this.key, this.flags, dkLen);
   }
 
   /** Bytes hashed since the start (of the subtree, for hazmat states). */
@@ -172,7 +167,7 @@ export class HasherState {
       }
       const chunks = size * count;
       const at = stackLen;
-      (chunks >= WASM_MIN_CHUNKS ? kernels() : jsKernels).chunks(src, pos, chunks, this.chunkCounter, key, flags, merges, stack, at * 8);
+      chunkKernels(chunks).chunks(src, pos, chunks, this.chunkCounter, key, flags, merges, stack, at * 8);
       for (let i = 0; i < count; i++) {
         stackLen = this.#mergeCompleted(stack, stackLen);
         // Merges may have lowered the top below where the kernel wrote this chaining value.

@@ -1,8 +1,11 @@
-import { compress } from './_compress.js';
-import { BLOCK_LEN, CHUNK_END, CHUNK_LEN, CHUNK_START, PARENT, ROOT } from './_constants.js';
-import { LITTLE_ENDIAN, swapWords, wordsToBytes } from './_bytes.js';
-import type { Backend } from './backend.js';
-import type { Output } from './_output.js';
+// The contract every backend implements (the shape of the Rust crate's `platform.rs`): the bulk
+// operations of a hash (`Kernels`) and the jobs of many small trees (`ManyJobs`), with the rest
+// (CV stack, last chunk, final node, tree planning) shared JS above. ManyJobs is apart from the
+// table so that bundles which never hash batches leave it out. A leaf: it imports nothing, so
+// backends and their callers depend on it, never the other way round. Which backend serves
+// which call is decided in `backend.ts` alone.
+
+export type Backend = 'wasm-simd' | 'js';
 
 /**
  * The most chunks one `chunks()` call takes: one copy into WASM memory, one call (64 KiB).
@@ -10,10 +13,17 @@ import type { Output } from './_output.js';
  */
 export const MAX_CALL_CHUNKS = 64;
 
-/**
- * The bulk operations a backend provides; the rest of the hash (CV stack, last chunk, final
- * node) is shared JS. One table is chosen when the backend is selected, not per call.
- */
+/** A node not yet compressed (spec, section 2.6): what root output blocks are made from. */
+export interface KernelNode {
+  readonly cv: Uint32Array;
+  readonly block: Uint32Array;
+  readonly blockLen: number;
+  readonly flags: number;
+}
+
+/** The most output bytes per message that ManyJobs gives: words 0-15 of root output block 0. */
+export const MANY_MAX_OUT = 64;
+
 export interface Kernels {
   readonly name: Backend;
   /**
@@ -23,56 +33,47 @@ export interface Kernels {
    */
   chunks(src: Uint8Array, pos: number, n: number, counter: number, key: Uint32Array, flags: number, merges: number, out: Uint32Array, outPos: number): void;
   /** Writes `blocks` 64-byte root output blocks of `node`, from output block `hi * 2^32 + lo`, to `out[outPos]`. */
-  rootBlocks(node: Output, out: Uint8Array, outPos: number, blocks: number, lo: number, hi: number): void;
+  rootBlocks(node: KernelNode, out: Uint8Array, outPos: number, blocks: number, lo: number, hi: number): void;
+  /** The first `dkLen` (at most 32) bytes of the hash of the first `len` bytes of `src`, a whole message of one chunk or less. */
+  singleChunk(src: Uint8Array, len: number, key: Uint32Array, flags: number, dkLen: number): Uint8Array;
 }
 
-const TWO_POW_32 = 0x100000000;
-let cvs: Uint32Array | undefined;
-let chunkScratch: Uint32Array | undefined;
-let blockScratch: Uint32Array | undefined;
-
-/** The portable backend: the unrolled scalar compress, one block at a time. */
-export const jsKernels: Kernels = {
-  name: 'js',
-
-  chunks(src, pos, n, counter, key, flags, merges, out, outPos) {
-    const words = (cvs ??= new Uint32Array(MAX_CALL_CHUNKS * 8));
-    const aligned = LITTLE_ENDIAN && ((src.byteOffset + pos) & 3) === 0;
-    const m = aligned ? new Uint32Array(src.buffer, src.byteOffset + pos, n * (CHUNK_LEN / 4)) : (chunkScratch ??= new Uint32Array(CHUNK_LEN / 4));
-    const m8 = aligned ? undefined : new Uint8Array(m.buffer);
-    for (let i = 0; i < n; i++) {
-      let mPos = i * (CHUNK_LEN / 4);
-      if (m8) {
-        m8.set(src.subarray(pos + i * CHUNK_LEN, pos + (i + 1) * CHUNK_LEN));
-        if (!LITTLE_ENDIAN) swapWords(m8, CHUNK_LEN);
-        mPos = 0;
-      }
-      const c = counter + i;
-      const lo = c >>> 0, hi = (c / TWO_POW_32) >>> 0;
-      const cvPos = i * 8;
-      compress(key, 0, m, mPos, lo, hi, BLOCK_LEN, flags | CHUNK_START, words, cvPos, 8);
-      for (let b = 1; b < 15; b++) compress(words, cvPos, m, mPos + b * 16, lo, hi, BLOCK_LEN, flags, words, cvPos, 8);
-      compress(words, cvPos, m, mPos + 240, lo, hi, BLOCK_LEN, flags | CHUNK_END, words, cvPos, 8);
-    }
-    let count = n;
-    for (let level = 0; level < merges; level++) {
-      count >>= 1;
-      // Parent i reads CVs 2i and 2i+1 (words 16i..16i+15) and writes words 8i..8i+7: never ahead of a read.
-      for (let i = 0; i < count; i++) compress(key, 0, words, 16 * i, 0, 0, BLOCK_LEN, flags | PARENT, words, 8 * i, 8);
-    }
-    out.set(words.subarray(0, count * 8), outPos);
-  },
-
-  rootBlocks(node, out, outPos, blocks, lo, hi) {
-    const flags = node.flags | ROOT;
-    // Output words straight into `out` where it can be viewed as words (64 KiB of XOF: 340 -> 758 MB/s).
-    const direct = LITTLE_ENDIAN && ((out.byteOffset + outPos) & 3) === 0;
-    const words = direct ? new Uint32Array(out.buffer, out.byteOffset + outPos, blocks * 16) : (blockScratch ??= new Uint32Array(16));
-    for (let b = 0; b < blocks; b++) {
-      compress(node.cv, 0, node.block, 0, lo, hi, node.blockLen, flags, words, direct ? b * 16 : 0, 16);
-      if (!direct) wordsToBytes(words, 0, out, outPos + b * BLOCK_LEN, BLOCK_LEN);
-      // The output block counter is 64 bits (spec, section 2.6).
-      if (++lo === TWO_POW_32) (lo = 0), (hi = (hi + 1) >>> 0);
-    }
-  },
-};
+/**
+ * Nodes of many small trees, hashed side by side in runs of independent jobs. A piece of input
+ * is copied in, `start` sets the mode, jobs are queued, `run` hashes them all; the next level's
+ * jobs read the chaining values the last run wrote (`start` holds until the next `start`). Places are indices: input bytes of the piece, chaining-value slots, output
+ * slots (one per message). A piece stays within the limits below.
+ */
+export interface ManyJobs {
+  /** Bytes of zero-padded input one piece holds. */
+  readonly inputLen: number;
+  /** Jobs one run takes. */
+  readonly maxJobs: number;
+  /** Output slots: messages of one piece. */
+  readonly maxMessages: number;
+  /** Chaining-value slots. */
+  readonly cvSlots: number;
+  /** Copies `bytes` to input byte `at`, zero-padded to `padded` bytes (whole blocks). */
+  input(bytes: Uint8Array, at: number, padded: number): void;
+  /**
+   * Queues the chunk of `len` bytes (0 only for the empty message) at input byte `at`, with chunk
+   * counter `counter` (below 2^32): the root, to output slot `to`, or else to chaining-value slot `to`.
+   */
+  chunk(at: number, len: number, counter: number, root: boolean, to: number): void;
+  /** Queues the parent of chaining-value slots `left` and `left + 1`: the root, to output slot `to`, or else to chaining-value slot `to`. */
+  parent(left: number, root: boolean, to: number): void;
+  /** Queues the non-root parent whose 64-byte node is at input byte `at`, its chaining value to output slot `to`. */
+  inputParent(at: number, to: number): void;
+  /** Copies chaining-value slot `from` to slot `to` now (a node that moves up a level as it is). */
+  moveCv(from: number, to: number): void;
+  /** Sets the mode of the jobs that follow: `key`, `flags`; root outputs get 64 bytes when `wide`, else 32. */
+  start(key: Uint32Array, flags: number, wide: boolean): void;
+  /** Hashes the queued jobs (a backend may have hashed them as they came). */
+  run(): void;
+  /** The first `n` (at most MANY_MAX_OUT, or 32 unless the run was wide) output bytes of slot `slot`, in a new array. */
+  output(slot: number, n: number): Uint8Array;
+  /** Like output(), into `out[outPos]`. */
+  outputInto(slot: number, n: number, out: Uint8Array, outPos: number): void;
+  /** Copies the 32-byte outputs of slots 0 to `count - 1`, one after another, to `out[outPos]`. */
+  outputs(count: number, out: Uint8Array, outPos: number): void;
+}

@@ -1,21 +1,44 @@
 import { describe } from './_assert.js';
 import { LITTLE_ENDIAN } from './_bytes.js';
-import { jsKernels, type Kernels } from './_kernels.js';
+import { jsKernels } from './_js-backend.js';
+import { jsManyJobs } from './_js-many.js';
+import type { Backend, Kernels, ManyJobs } from './_kernels.js';
 import { compilationAllowed, simdSupported } from './wasm/_detect.js';
-import { compileKernel, compileKernelSync, type ManyKernel, type WasmKernels } from './wasm/_kernel.js';
-import { suppliedKernels } from './wasm/_supplied.js';
+import { wasmManyJobs } from './wasm/_many.js';
+import { suppliedKernel } from './wasm/_supplied.js';
+import { compileKernel, compileKernelSync, wrap } from './wasm/_wasm-backend.js';
 
-export type Backend = 'wasm-simd' | 'js';
+export type { Backend } from './_kernels.js';
 
 const BACKENDS: readonly Backend[] = ['wasm-simd', 'js'];
 
-// Selection happens on first use, never at import: detect SIMD once, compile synchronously where
-// the engine allows it, otherwise compile asynchronously and hash with JS meanwhile. Where the
-// engine refuses to compile bytes at all, the kernel is never generated (a few ms per cold
+// Which backend runs, decided here alone. The active table serves every call from these sizes
+// on; smaller calls go to the JS kernels, which are faster there whichever table is active
+// (measurements in docs/wasm-kernel.md).
+/**
+ * Chunks per `chunks()` call: one chunk costs a whole 4-lane group (2 KiB one-shot: 895 MB/s
+ * with the kernel on 2 lanes, 701 scalar).
+ */
+const MIN_CHUNKS = 2;
+/** Root output blocks per `rootBlocks()` call (2 blocks: 203 vs 163 MB/s; 1: 102 vs 105). */
+const MIN_XOF_BLOCKS = 2;
+/**
+ * Bytes of a single-chunk message: the copy in and the call cost less than the JS rounds save
+ * (Node: 128 B 595 vs 499 MB/s, 1 KiB 878 vs 673; 64 B 343 vs 390).
+ */
+const MIN_SINGLE = 128;
+/** Messages (or parents) per batch on the kernel's `many`; fewer go to the JS jobs: a kernel step always hashes 8 lanes. */
+const MIN_BATCH = 4;
+
+// The table is selected on first use, never at import: detect SIMD once, compile synchronously
+// where the engine allows it, otherwise compile asynchronously and hash with JS meanwhile. Where
+// the engine refuses to compile bytes at all, the kernel is never generated (a few ms per cold
 // isolate) and never retried: only a module handed to ready() can bring it.
 let selected = false;
-/** The wasm-simd kernels once compiled; undefined while compiling or when unavailable. */
-let wasm: WasmKernels | undefined;
+/** The kernel once compiled; undefined while compiling or when unavailable. */
+let instance: WebAssembly.Instance | undefined;
+/** The wasm-simd kernels over `instance`. */
+let wasm: Kernels | undefined;
 /** The asynchronous compilation in flight, if any. */
 let compiling: Promise<void> | undefined;
 /** Set by setBackend(): the caller's choice wins over the default (fastest available). */
@@ -23,9 +46,9 @@ let forced: Backend | undefined;
 /** The active table. */
 let table: Kernels = jsKernels;
 
-function use(k: WasmKernels): void {
-  wasm ??= k;
-  if (forced !== 'js') table = wasm;
+function use(kernel: WebAssembly.Instance): void {
+  if (!instance) (instance = kernel), (wasm = wrap(kernel));
+  if (forced !== 'js') table = wasm!;
 }
 
 function select(): void {
@@ -49,21 +72,33 @@ function select(): void {
     });
 }
 
-/** The active bulk operations (selects the backend on first use). */
-export function kernels(): Kernels {
+/** The active table (selects the backend on first use). */
+function kernels(): Kernels {
   if (!selected) select();
   return table;
 }
 
-/** The batch entry of the active backend: the wasm kernel's `many`, or undefined for js. */
-export function manyKernel(): ManyKernel | undefined {
-  return wasmKernels()?.many;
+/** The kernels for a `chunks()` call of `n` chunks. */
+export function chunkKernels(n: number): Kernels {
+  return n >= MIN_CHUNKS ? kernels() : jsKernels;
 }
 
-/** The wasm-simd kernels when they are the active backend. */
-export function wasmKernels(): WasmKernels | undefined {
-  const active = kernels();
-  return wasm !== undefined && active === wasm ? wasm : undefined;
+/** The kernels for a `rootBlocks()` call of `blocks` blocks. */
+export function xofKernels(blocks: number): Kernels {
+  return blocks >= MIN_XOF_BLOCKS ? kernels() : jsKernels;
+}
+
+/** The kernels for the single-chunk hash of `len` bytes. */
+export function singleChunkKernels(len: number): Kernels {
+  return len >= MIN_SINGLE ? kernels() : jsKernels;
+}
+
+let jsMany: ManyJobs | undefined;
+let wasmMany: ManyJobs | undefined;
+
+/** The jobs for a batch of `count` messages (or parents). */
+export function manyJobs(count: number): ManyJobs {
+  return count >= MIN_BATCH && kernels() === wasm ? (wasmMany ??= wasmManyJobs(instance!)) : (jsMany ??= jsManyJobs());
 }
 
 /** The backend hashing now. */
@@ -98,7 +133,7 @@ export function ready(options?: ReadyOptions): Promise<void> {
     select();
     return compiling ?? Promise.resolve();
   }
-  return suppliedKernels(options.module).then((k) => {
+  return suppliedKernel(options.module).then((k) => {
     // A supplied kernel replaces detection: nothing is generated or compiled after it.
     selected = true;
     use(k);

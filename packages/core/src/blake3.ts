@@ -4,7 +4,7 @@ import { HasherState } from './_hasher-state.js';
 import { resolveMode, type Blake3Opts } from './_options.js';
 import { CHUNK_LEN, OUT_LEN } from './_constants.js';
 import { Output } from './_output.js';
-import { singleChunkDigest } from './_single-chunk.js';
+import { singleChunkKernels } from './backend.js';
 import { OutputReader } from './_output-reader.js';
 
 /** An incremental BLAKE3 hasher, made by `blake3.create()`. */
@@ -73,7 +73,7 @@ let oneShotState: HasherState | undefined;
 export function blake3(input: Input, opts?: Blake3Opts): Uint8Array {
   const bytes = toBytes(input, 'input');
   const mode = resolveMode(opts);
-  if (bytes.length <= CHUNK_LEN && mode.dkLen <= OUT_LEN) return singleChunkDigest(bytes, mode.key, mode.flags, mode.dkLen);
+  if (bytes.length <= CHUNK_LEN && mode.dkLen <= OUT_LEN) return singleChunkKernels(bytes.length).singleChunk(bytes, bytes.length, mode.key, mode.flags, mode.dkLen);
   const state = (oneShotState ??= new HasherState()).init(mode.key, mode.flags);
   const out = new Uint8Array(mode.dkLen);
   state.finalizeWith(bytes, finalOutput).rootBytes(out);

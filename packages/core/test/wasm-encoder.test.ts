@@ -6,7 +6,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { s32, u32 } from '../src/wasm/_leb128.ts';
 import { byteVec, encodeModule, FunctionBody, name, section, vec } from '../src/wasm/_module.ts';
-import { kernelModule, PAGES } from '../src/wasm/_kernel-module.ts';
+import { kernelModule } from '../src/wasm/_generator.ts';
+import { PAGES } from '../src/wasm/_layout.ts';
 import { simdSupported } from '../src/wasm/_detect.ts';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');

@@ -10,10 +10,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { compress } from '../src/_compress.ts';
 import { CHUNK_END, CHUNK_START, DERIVE_KEY_MATERIAL, IV, KEYED_HASH, PARENT, ROOT } from '../src/_constants.ts';
-import { jsKernels, MAX_CALL_CHUNKS, type Kernels } from '../src/_kernels.ts';
+import { jsKernels } from '../src/_js-backend.ts';
+import { MAX_CALL_CHUNKS, type Kernels } from '../src/_kernels.ts';
 import { Output } from '../src/_output.ts';
-import { kernelModule } from '../src/wasm/_kernel-module.ts';
-import { wrap, type WasmKernels } from '../src/wasm/_kernel.ts';
+import { kernelModule } from '../src/wasm/_generator.ts';
+import { wrap } from '../src/wasm/_wasm-backend.ts';
 
 const seed = testSeed();
 const rng = new Random(seed ^ 0x3a5d);
@@ -26,7 +27,7 @@ const MODES: readonly { name: string; key: Uint32Array; flags: number }[] = [
 ];
 
 // Every call goes to WASM, even single chunks and single blocks (lanes 1-3 then hold garbage).
-const wasm: Kernels = wrap(new WebAssembly.Instance(new WebAssembly.Module(kernelModule())), 1, 1);
+const wasm: Kernels = wrap(new WebAssembly.Instance(new WebAssembly.Module(kernelModule())));
 
 /** The same bytes at byte offset `misalign` of a fresh buffer. */
 function at(data: Uint8Array, misalign: number): Uint8Array {
@@ -68,7 +69,7 @@ describe(`wasm-simd kernel against the scalar kernel (seed ${seed})`, () => {
   it('every kernel variant (loads, interleave) agrees with the scalar kernel', () => {
     for (const loads of ['transpose', 'lanes'] as const) {
       for (const interleave of [1, 2] as const) {
-        const k = wrap(new WebAssembly.Instance(new WebAssembly.Module(kernelModule({ loads, interleave }))), 1, 1);
+        const k = wrap(new WebAssembly.Instance(new WebAssembly.Module(kernelModule({ loads, interleave }))));
         for (const n of [1, 3, 4, 5, 8, 12, 13, 16, 28, 32, 64]) {
           const data = rng.bytes(n * 1024);
           const c = rng.pick(COUNTERS);
@@ -82,8 +83,7 @@ describe(`wasm-simd kernel against the scalar kernel (seed ${seed})`, () => {
     }
   });
 
-  it('one (scalar single chunk): every length 0-1024, all modes, every dkLen to 32, misaligned, over stale input', () => {
-    const k = wasm as WasmKernels;
+  it('singleChunk (scalar `one`, and the JS chunk state): every length 0-1024, all modes, every dkLen to 32, misaligned, over stale input', () => {
     const data = rng.bytes(1024);
     for (const mode of MODES) {
       // Each length right after a longer one: bytes past the end must read as zeros.
@@ -92,7 +92,11 @@ describe(`wasm-simd kernel against the scalar kernel (seed ${seed})`, () => {
         const dkLen = len === 1000 ? 0 : 1 + (len % 32);
         const expected = new Uint8Array(dkLen);
         new Output().setChunk(input, 0, len, 0, mode.key, mode.flags).rootBytes(expected);
-        assert.equal(bytesToHex(k.singleChunk(input, mode.key, mode.flags, dkLen)), bytesToHex(expected), `${mode.name} len=${len}`);
+        assert.equal(bytesToHex(wasm.singleChunk(input, len, mode.key, mode.flags, dkLen)), bytesToHex(expected), `${mode.name} len=${len}`);
+        // The first `len` bytes of a longer array: nothing after them is read.
+        const longer = at(data, len % 4);
+        assert.equal(bytesToHex(jsKernels.singleChunk(longer, len, mode.key, mode.flags, dkLen)), bytesToHex(expected), `js ${mode.name} len=${len}`);
+        assert.equal(bytesToHex(wasm.singleChunk(longer, len, mode.key, mode.flags, dkLen)), bytesToHex(expected), `wasm, longer, ${mode.name} len=${len}`);
       }
     }
   });

@@ -96,6 +96,13 @@ function byte(n: number, what: string): number {
   return n;
 }
 
+declare const localType: unique symbol;
+/**
+ * The index of a local (or parameter) of type T: a `v128` local cannot be passed where an `i32`
+ * one is wanted. Plain numbers stand for any local (template slots, tests).
+ */
+export type Local<T extends ValType> = number & { readonly [localType]?: T };
+
 /**
  * The body of one function: its locals and its instructions. Methods append one instruction
  * each and return `this`; `local()` declares a local and returns its index (after the params).
@@ -111,9 +118,14 @@ export class FunctionBody {
     this.#paramCount = paramCount;
   }
 
-  local(type: ValType): number {
+  local<T extends ValType>(type: T): Local<T> {
     this.#locals.push(type);
     return this.#paramCount + this.#locals.length - 1;
+  }
+
+  /** `n` new locals of type `type`. */
+  locals<T extends ValType>(type: T, n: number): Local<T>[] {
+    return Array.from({ length: n }, () => this.local(type));
   }
 
   op(name: PlainOp): this {
@@ -134,15 +146,15 @@ export class FunctionBody {
     return this;
   }
 
-  get(index: number): this {
+  get(index: Local<ValType>): this {
     return this.#local('local.get', index);
   }
 
-  set(index: number): this {
+  set(index: Local<ValType>): this {
     return this.#local('local.set', index);
   }
 
-  tee(index: number): this {
+  tee(index: Local<ValType>): this {
     return this.#local('local.tee', index);
   }
 
@@ -161,7 +173,7 @@ export class FunctionBody {
   }
 
   /** Appends the instructions of `t` with slot `i` replaced by local `locals[i]` (each below 128). */
-  replay(t: Template, locals: readonly number[]): this {
+  replay(t: Template, locals: readonly Local<ValType>[]): this {
     const base = this.#code.length;
     this.#code.append(t.code);
     for (const at of t.slots) {
@@ -262,6 +274,17 @@ const LIMITS_MIN_MAX = 0x01;
 
 export type FuncType = { readonly params: readonly ValType[]; readonly results: readonly ValType[] };
 export type FuncDef = { readonly name: string; readonly type: FuncType; readonly body: FunctionBody };
+
+/**
+ * An exported function without results, its signature stated once: `params` names each
+ * parameter and its type, in order, and `build` gets them as typed locals.
+ */
+export function func<P extends Record<string, ValType>>(name: string, params: P, build: (f: FunctionBody, p: { readonly [K in keyof P]: Local<P[K]> }) => void): FuncDef {
+  const names = Object.keys(params);
+  const body = new FunctionBody(names.length);
+  build(body, Object.fromEntries(names.map((n, i) => [n, i])) as { readonly [K in keyof P]: Local<P[K]> });
+  return { name, type: { params: names.map((n) => params[n]), results: [] }, body };
+}
 
 /** A module of exported functions over one exported memory of `pages` 64 KiB pages. */
 export function encodeModule(funcs: readonly FuncDef[], memory?: { name: string; pages: number }): Uint8Array<ArrayBuffer> {

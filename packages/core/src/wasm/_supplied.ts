@@ -1,9 +1,10 @@
 import { describe } from '../_assert.js';
-import { BLOCK_LEN, CHUNK_END, CHUNK_LEN, CHUNK_START, IV, ROOT } from '../_constants.js';
-import { jsKernels } from '../_kernels.js';
-import type { Output } from '../_output.js';
-import { MANY_IN, MANY_JOBS, MANY_OUT, PAGES } from './_kernel-module.js';
-import { wrap, type WasmKernels } from './_kernel.js';
+import { BLOCK_LEN, CHUNK_END, CHUNK_LEN, CHUNK_START, IV } from '../_constants.js';
+import { jsKernels } from '../_js-backend.js';
+import type { KernelNode, Kernels } from '../_kernels.js';
+import { PAGES } from './_layout.js';
+import { wasmManyJobs } from './_many.js';
+import { wrap } from './_wasm-backend.js';
 
 // A kernel module handed in by the caller (the package's kernel.wasm, precompiled by a runtime
 // that refuses to compile bytes) is trusted only after it proved to be that kernel: the exact
@@ -37,7 +38,9 @@ function instanceMismatch(instance: WebAssembly.Instance): string | undefined {
 const equal = (a: ArrayLike<number>, b: ArrayLike<number>): boolean => a.length === b.length && Array.prototype.every.call(a, (x: number, i: number) => x === b[i]);
 
 /** Every entry point of `k` against the JS kernels on one known input; the first that differs. */
-function answerMismatch(k: WasmKernels): string | undefined {
+function answerMismatch(instance: WebAssembly.Instance): string | undefined {
+  const k: Kernels = wrap(instance);
+  const many = wasmManyJobs(instance);
   const key = Uint32Array.from(IV);
   // 8 chunks: the kernel's loop over two interleaved lane groups, then 3 levels of parents.
   const input = new Uint8Array(8 * CHUNK_LEN).map((_, i) => i % 251);
@@ -48,19 +51,19 @@ function answerMismatch(k: WasmKernels): string | undefined {
 
   // One 64-byte message as a root node: its output blocks, its single-chunk hash, its batch hash.
   const block = new Uint32Array(input.buffer, 0, 16);
-  const node = { cv: key, block, blockLen: BLOCK_LEN, flags: CHUNK_START | CHUNK_END } as Output;
+  const node: KernelNode = { cv: key, block, blockLen: BLOCK_LEN, flags: CHUNK_START | CHUNK_END };
   const blocks = new Uint8Array(4 * BLOCK_LEN), ref = new Uint8Array(4 * BLOCK_LEN);
   jsKernels.rootBlocks(node, ref, 0, 4, 0, 0);
   k.rootBlocks(node, blocks, 0, 4, 0, 0);
   if (!equal(blocks, ref)) return 'its xof() output differs from the JS kernel';
   const digest = ref.subarray(0, 32);
-  if (!equal(k.singleChunk(input.subarray(0, BLOCK_LEN), key, 0, 32), digest)) return 'its one() hash differs from the JS kernel';
+  if (!equal(k.singleChunk(input, BLOCK_LEN, key, 0, 32), digest)) return 'its one() hash differs from the JS kernel';
 
-  const { mem8, mem32 } = k.many;
-  mem8.set(input.subarray(0, BLOCK_LEN), MANY_IN);
-  mem32.set([MANY_IN, 1, 0, BLOCK_LEN | ((CHUNK_END | ROOT) << 8), MANY_OUT], MANY_JOBS >> 2);
-  k.many.run(1, key, 0, false);
-  return equal(mem8.subarray(MANY_OUT, MANY_OUT + 32), digest) ? undefined : 'its many() hash differs from the JS kernel';
+  many.input(input.subarray(0, BLOCK_LEN), 0, BLOCK_LEN);
+  many.start(key, 0, false);
+  many.chunk(0, BLOCK_LEN, 0, true, 0);
+  many.run();
+  return equal(many.output(0, 32), digest) ? undefined : 'its many() hash differs from the JS kernel';
 }
 
 function isModule(value: unknown): value is WebAssembly.Module {
@@ -71,11 +74,11 @@ function isModule(value: unknown): value is WebAssembly.Module {
 const NAME = 'options.module';
 
 /**
- * The wasm-simd kernels over `module`, once it proved to be the kernel; a TypeError naming
+ * An instance of `module`, once it proved to be the kernel; a TypeError naming
  * `options.module` otherwise. Instantiates synchronously where allowed (a precompiled module needs
  * no code generation), else asynchronously (Chromium's main-thread size limit).
  */
-export async function suppliedKernels(module: unknown): Promise<WasmKernels> {
+export async function suppliedKernel(module: unknown): Promise<WebAssembly.Instance> {
   if (!isModule(module)) {
     throw new TypeError(`${NAME} must be a WebAssembly.Module (@blake3-web/core/kernel.wasm, compiled), got ${describe(module)}`);
   }
@@ -88,7 +91,7 @@ export async function suppliedKernels(module: unknown): Promise<WasmKernels> {
   } catch {
     instance = await WebAssembly.instantiate(module);
   }
-  const mismatch = instanceMismatch(instance) ?? answerMismatch(wrap(instance, 1, 1));
+  const mismatch = instanceMismatch(instance) ?? answerMismatch(instance);
   if (mismatch) throw wrong(mismatch);
-  return wrap(instance);
+  return instance;
 }

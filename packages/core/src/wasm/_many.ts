@@ -1,0 +1,194 @@
+// `many`: SIMD across messages, and the writer of the job table it reads.
+import { BLOCK_LEN, CHUNK_END, CHUNK_START, PARENT, ROOT } from '../_constants.js';
+import type { ManyJobs } from '../_kernels.js';
+import { initIv, lanes, range, rounds, transpose } from './_lanes.js';
+import {
+  KEY_PTR, LANE_BLEN, LANE_CTR, LANE_FINAL, LANE_FLAGS, LANE_LAST, LANE_LEFT, LANE_OUT, LANE_PTR, MANY_CV, MANY_CV_SLOTS, MANY_DUMMY, MANY_H,
+  MANY_HI_DELTA, MANY_IN, MANY_IN_LEN, MANY_JOB_WORDS, MANY_JOBS, MANY_LANES, MANY_MAX_JOBS, MANY_MAX_MESSAGES, MANY_OUT, MANY_W2, type KernelExports,
+} from './_layout.js';
+import { func, type FuncDef, type Template } from './_module.js';
+
+/**
+ * `many(count, flags, wide)`: SIMD across messages. Runs `count` jobs from the job table, 8 lanes
+ * at a time (two interleaved groups of 4), one job per lane; a lane that finishes its job takes
+ * the next, so mixed lengths keep every lane busy until the table runs out. A job is one node of
+ * a message's tree: a chunk of 1-16 blocks, or a parent (one block: two adjacent chaining values).
+ * The words of job `i` at MANY_JOBS + 32i are its block address, its block count (>= 1), its
+ * counter (below 2^32; 0 for parents), `lastLen | extraFlags << 8` (the last block's length, and
+ * CHUNK_END or PARENT, with ROOT for the root node), and the address of its 8 output words: its
+ * chaining value, or for a root output words 0-7, with words 8-15 MANY_HI_DELTA bytes later when
+ * `wide` is 1. `flags` holds the mode bits; the first block of a chunk gets CHUNK_START.
+ *
+ * Counter, block length and flags are per-lane vectors in memory (LANE_CTR...), rewritten by
+ * scalar code per lane between compressions; chaining values go through MANY_H, so starting a
+ * job is 8 word stores of the key. Both are a few dozen scalar instructions per lane per block
+ * against ~140 SIMD instructions per lane per compression.
+ */
+export function manyFunction(g: Template): FuncDef {
+  return func('many', { count: 'i32', flags: 'i32', wide: 'i32' }, (f, { count, flags, wide }) => {
+    const sets = range(2).map(() => ({ L: lanes(f), tmp: f.locals('v128', 4) }));
+    const next = f.local('i32'), active = f.local('i32'), left = f.local('i32'), start = f.local('i32'), job = f.local('i32'), out = f.local('i32'), extra = f.local('i32');
+    const load = (addr: number) => f.i32(0).mem('i32.load', addr);
+    /** Stores the i32 that `value` pushes at the fixed address `addr`. */
+    const store = (addr: number, value: () => void) => {
+      f.i32(0);
+      value();
+      f.mem('i32.store', addr);
+    };
+
+    /** Per lane, after each compression: advance within the job, or emit it and take the next. */
+    const advance = (l: number) => {
+      const word = 128 * (l >> 2) + 4 * (l & 3); // lane l of word 0 of its group, in MANY_H / MANY_W2
+      load(LANE_LEFT + 4 * l).i32(1).op('i32.sub').tee(left).op('i32.eqz');
+      f.block('if');
+      {
+        // The job is done: its outputs, then the next job or idleness.
+        load(LANE_OUT + 4 * l).set(out);
+        for (let j = 0; j < 8; j++) f.get(out).i32(0).mem('i32.load', MANY_H + word + 16 * j).mem('i32.store', 4 * j);
+        // Words 8-15 only for a root, and only when the output is longer than 32 bytes.
+        load(LANE_FINAL + 4 * l).i32(Math.log2(ROOT)).op('i32.shr_u').get(wide).op('i32.and');
+        f.block('if');
+        for (let j = 0; j < 8; j++) f.get(out).i32(0).mem('i32.load', MANY_W2 + word + 16 * j).mem('i32.store', MANY_HI_DELTA + 4 * j);
+        f.op('end');
+        f.get(next).get(count).op('i32.lt_u');
+        f.block('if');
+        {
+          f.get(next).i32(5).op('i32.shl').set(job);
+          store(LANE_PTR + 4 * l, () => f.get(job).mem('i32.load', MANY_JOBS));
+          f.get(job).mem('i32.load', MANY_JOBS + 4).set(left);
+          store(LANE_LEFT + 4 * l, () => f.get(left));
+          store(LANE_CTR + 4 * l, () => f.get(job).mem('i32.load', MANY_JOBS + 8));
+          f.get(job).mem('i32.load', MANY_JOBS + 12).set(extra);
+          store(LANE_LAST + 4 * l, () => f.get(extra).i32(0xff).op('i32.and'));
+          store(LANE_FINAL + 4 * l, () => f.get(extra).i32(8).op('i32.shr_u').get(flags).op('i32.or'));
+          store(LANE_OUT + 4 * l, () => f.get(job).mem('i32.load', MANY_JOBS + 16));
+          for (let j = 0; j < 8; j++) store(MANY_H + word + 16 * j, () => load(KEY_PTR + 4 * j));
+          // CHUNK_START for a chunk, nothing for a parent.
+          f.i32(CHUNK_START).get(extra).i32(8 + Math.log2(PARENT)).op('i32.shr_u').i32(1).op('i32.and').op('i32.xor').set(start);
+          f.get(next).i32(1).op('i32.add').set(next);
+        }
+        f.op('else');
+        {
+          // Idle until the call ends: a valid address to load from, a count that never runs out.
+          store(LANE_PTR + 4 * l, () => f.i32(MANY_IN));
+          f.i32(0x40000000).set(left);
+          store(LANE_LEFT + 4 * l, () => f.get(left));
+          store(LANE_OUT + 4 * l, () => f.i32(MANY_DUMMY));
+          store(LANE_FINAL + 4 * l, () => f.i32(0));
+          f.i32(0).set(start);
+          f.get(active).i32(1).op('i32.sub').set(active);
+        }
+        f.op('end');
+      }
+      f.op('else');
+      {
+        store(LANE_LEFT + 4 * l, () => f.get(left));
+        store(LANE_PTR + 4 * l, () => load(LANE_PTR + 4 * l).i32(BLOCK_LEN).op('i32.add'));
+        f.i32(0).set(start);
+      }
+      f.op('end');
+      // The last block: its own length and CHUNK_END (and ROOT); the first: CHUNK_START.
+      store(LANE_FLAGS + 4 * l, () => load(LANE_FINAL + 4 * l).get(flags).get(left).i32(1).op('i32.eq').op('select').get(start).op('i32.or'));
+      store(LANE_BLEN + 4 * l, () => load(LANE_LAST + 4 * l).i32(BLOCK_LEN).get(left).i32(1).op('i32.eq').op('select'));
+    };
+
+    for (let l = 0; l < MANY_LANES; l++) {
+      store(LANE_LEFT + 4 * l, () => f.i32(1));
+      store(LANE_OUT + 4 * l, () => f.i32(MANY_DUMMY));
+      store(LANE_FINAL + 4 * l, () => f.i32(0));
+    }
+    f.i32(0).set(next).i32(MANY_LANES).set(active);
+    f.block('block');
+    f.block('loop');
+    {
+      for (let l = 0; l < MANY_LANES; l++) advance(l);
+      f.get(active).op('i32.eqz').br('br_if', 1);
+      sets.forEach(({ L, tmp }, grp) => {
+        // Message words: each lane loads its own block, then 4x4 transposes as in `chunks`.
+        for (let q = 0; q < 4; q++) {
+          for (let lane = 0; lane < 4; lane++) load(LANE_PTR + 4 * (4 * grp + lane)).simdMem('v128.load', 16 * q).set(L.r[lane]);
+          transpose(f, L.r, L.m.slice(4 * q, 4 * q + 4), tmp);
+        }
+        for (let j = 0; j < 8; j++) f.i32(0).simdMem('v128.load', MANY_H + 128 * grp + 16 * j).set(L.v[j]);
+        initIv(f, L);
+        f.i32(0).simdMem('v128.load', LANE_CTR + 16 * grp).set(L.v[12]);
+        f.v128i32x4([0, 0, 0, 0]).set(L.v[13]);
+        f.i32(0).simdMem('v128.load', LANE_BLEN + 16 * grp).set(L.v[14]);
+        f.i32(0).simdMem('v128.load', LANE_FLAGS + 16 * grp).set(L.v[15]);
+      });
+      rounds(f, sets.map((s) => s.L), g);
+      sets.forEach(({ L }, grp) => {
+        for (let j = 0; j < 8; j++) {
+          const h = MANY_H + 128 * grp + 16 * j;
+          f.i32(0).get(L.v[j + 8]).i32(0).simdMem('v128.load', h).simd('v128.xor').simdMem('v128.store', MANY_W2 + 128 * grp + 16 * j);
+          f.i32(0).get(L.v[j]).get(L.v[j + 8]).simd('v128.xor').simdMem('v128.store', h);
+        }
+      });
+      f.br('br', 0);
+    }
+    f.op('end');
+    f.op('end');
+  });
+}
+
+const PARENT_JOB = BLOCK_LEN | (PARENT << 8);
+
+/**
+ * The job-table writer of `many`: jobs go into WASM memory at MANY_JOBS in the layout `many`
+ * reads, places become addresses, and a run is one call.
+ */
+export function wasmManyJobs(instance: WebAssembly.Instance): ManyJobs {
+  const { memory, many } = instance.exports as unknown as KernelExports;
+  const mem8 = new Uint8Array(memory.buffer);
+  const mem32 = new Uint32Array(memory.buffer);
+  let jobs = 0, flags = 0, wide = 0;
+  /** Appends a job: the words `many` reads (see manyFunction). */
+  const job = (addr: number, blocks: number, counter: number, last: number, outAddr: number) => {
+    const w = (MANY_JOBS >> 2) + MANY_JOB_WORDS * jobs++;
+    mem32[w] = addr;
+    mem32[w + 1] = blocks;
+    mem32[w + 2] = counter;
+    mem32[w + 3] = last;
+    mem32[w + 4] = outAddr;
+  };
+  const outputInto = (slot: number, n: number, out: Uint8Array, outPos: number) => {
+    const o = MANY_OUT + 32 * slot;
+    out.set(mem8.subarray(o, o + Math.min(n, 32)), outPos);
+    if (n > 32) out.set(mem8.subarray(o + MANY_HI_DELTA, o + MANY_HI_DELTA + n - 32), outPos + 32);
+  };
+  return {
+    inputLen: MANY_IN_LEN,
+    maxJobs: MANY_MAX_JOBS,
+    maxMessages: MANY_MAX_MESSAGES,
+    cvSlots: MANY_CV_SLOTS,
+    input(bytes, at, padded) {
+      const start = MANY_IN + at;
+      mem8.set(bytes, start);
+      for (let b = start + bytes.length; b < start + padded; b++) mem8[b] = 0;
+    },
+    chunk(at, len, counter, root, to) {
+      const blocks = len === 0 ? 1 : (len + BLOCK_LEN - 1) >> 6;
+      const last = (len - (blocks - 1) * BLOCK_LEN) | ((root ? CHUNK_END | ROOT : CHUNK_END) << 8);
+      job(MANY_IN + at, blocks, counter, last, root ? MANY_OUT + 32 * to : MANY_CV + 32 * to);
+    },
+    parent: (left, root, to) => job(MANY_CV + 32 * left, 1, 0, root ? PARENT_JOB | (ROOT << 8) : PARENT_JOB, root ? MANY_OUT + 32 * to : MANY_CV + 32 * to),
+    inputParent: (at, to) => job(MANY_IN + at, 1, 0, PARENT_JOB, MANY_OUT + 32 * to),
+    moveCv: (from, to) => void mem32.copyWithin((MANY_CV >> 2) + 8 * to, (MANY_CV >> 2) + 8 * from, (MANY_CV >> 2) + 8 * from + 8),
+    start(key, f, w) {
+      mem32.set(key, KEY_PTR >> 2);
+      (flags = f), (wide = w ? 1 : 0);
+    },
+    run() {
+      many(jobs, flags, wide);
+      jobs = 0;
+    },
+    output(slot, n) {
+      if (n <= 32) return mem8.slice(MANY_OUT + 32 * slot, MANY_OUT + 32 * slot + n);
+      const d = new Uint8Array(n);
+      outputInto(slot, n, d, 0);
+      return d;
+    },
+    outputInto,
+    outputs: (count, out, outPos) => out.set(mem8.subarray(MANY_OUT, MANY_OUT + 32 * count), outPos),
+  };
+}
