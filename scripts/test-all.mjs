@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// Every test, in order: unit tests (Node), the core's suite under Deno and Bun, the e2e specs in
-// Chromium, Firefox and WebKit, then the example apps built by each bundler. Each step runs even
-// when an earlier one failed, so one run shows everything; the summary at the end has counts per
-// runtime and per engine, and the exit status is non-zero when anything failed.
+// Every test, in order: the formatting and import-graph checks, unit tests (Node), the core's
+// suite under Deno and Bun, the e2e specs in Chromium, Firefox and WebKit, then the example apps
+// built by each bundler. Each step runs even when an earlier one failed, so one run shows
+// everything; the summary at the end has counts per runtime and per engine, and the exit status
+// is non-zero when anything failed.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -35,6 +36,16 @@ function run(cmd, args) {
 
 function heading(text) {
   console.log(`\n${'='.repeat(8)} ${text} ${'='.repeat(Math.max(8, 70 - text.length))}\n`);
+}
+
+async function checks() {
+  heading('checks: formatting (Prettier), import graph (dependency-cruiser)');
+  for (const [name, script] of [['format (prettier)', 'check:format'], ['imports (dependency-cruiser)', 'check:imports']]) {
+    const started = Date.now();
+    const { status } = await run(pnpmBin, ['run', script]);
+    const seconds = (Date.now() - started) / 1000;
+    rows.push({ name, passed: status === 0 ? 1 : 0, failed: status === 0 ? 0 : 1, skipped: 0, seconds, exitStatus: status });
+  }
 }
 
 async function unitTests() {
@@ -121,6 +132,7 @@ async function examples() {
 }
 
 const started = Date.now();
+await checks();
 await unitTests();
 await runtimes();
 await e2e();

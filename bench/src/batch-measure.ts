@@ -3,7 +3,7 @@
 // in their own SHA-256 and clock.
 import type * as coreLib from '@blake3-web/core';
 
-import type { TaskRow } from './browser-report.ts';
+import type { TaskRow } from './task-row.ts';
 import { mulberry32, roundOrder } from './run-rounds.ts';
 import { median } from './stats.ts';
 

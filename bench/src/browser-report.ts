@@ -1,16 +1,8 @@
 import type { BatchResult } from './batch-measure.ts';
 import type { Algorithm, Mode } from './candidate.ts';
 import type { Cell } from './run-rounds.ts';
+import type { TaskRow } from './task-row.ts';
 import type { Verification } from './verify.ts';
-
-/** Timings of one whole-task case (a pool size, a stream shape), one sample per round. */
-export interface TaskRow {
-  readonly id: string;
-  readonly label: string;
-  /** MB/s of each round, in round order. */
-  readonly samples: number[];
-  median: number;
-}
 
 /** What the benchmark page measures in one browser; the JSON it exports. */
 export interface BrowserBenchReport {

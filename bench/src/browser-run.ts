@@ -7,7 +7,8 @@ import type * as streamLib from '@blake3-web/stream';
 import { sha256 } from '@noble/hashes/sha2.js';
 
 import { measureBatches } from './batch-measure.ts';
-import type { BrowserBenchReport, TaskRow } from './browser-report.ts';
+import type { BrowserBenchReport } from './browser-report.ts';
+import type { TaskRow } from './task-row.ts';
 import type { Candidate, Mode, Reference } from './candidate.ts';
 import { blake3JitCandidate, coreCandidates, coreReusedHasherCandidate, hashWasmCandidate, nobleCandidate } from './candidates-blake3.ts';
 import { megabytesPerSecond } from './measure.ts';

@@ -1,7 +1,8 @@
 // The Markdown section of docs/BENCHMARKS.md for one browser run. Pure: `pnpm bench:browsers`
 // calls it with what only Node knows (the machine, the core's commit, the engine's version).
 import { batchTable } from './batch-measure.ts';
-import type { BrowserBenchReport, TaskRow } from './browser-report.ts';
+import type { BrowserBenchReport } from './browser-report.ts';
+import type { TaskRow } from './task-row.ts';
 import type { CoreRevision } from './core-revision.ts';
 import type { Machine } from './machine-node.ts';
 import { throughputTable, typicalSpread } from './markdown-section.ts';

@@ -3,7 +3,8 @@
 // which read the outcome from <html data-bench-state> and `blake3Bench.report`).
 import * as stream from '@blake3-web/stream';
 
-import type { BrowserBenchReport, TaskRow } from '../../bench/src/browser-report.ts';
+import type { BrowserBenchReport } from '../../bench/src/browser-report.ts';
+import type { TaskRow } from '../../bench/src/task-row.ts';
 import { runBrowserBench } from '../../bench/src/browser-run.ts';
 import type { Mode } from '../../bench/src/candidate.ts';
 import type { Cell } from '../../bench/src/run-rounds.ts';

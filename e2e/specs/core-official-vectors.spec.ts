@@ -1,12 +1,10 @@
-// Every official vector in every mode, through the built package in the browser: one-shot,
-// incremental with random split points, and the XOF reader with seeks.
+// Every official vector in every mode, through the built package in the browser: incremental
+// with random split points, and the XOF reader with seeks (one-shot calls are in conformance.spec.ts).
 import { BACKENDS, openCorePageFor } from '../fixtures/backends.ts';
 import { expect, test } from '../fixtures/test.ts';
 import {
   expectedHex,
   FULL_LEN,
-  inputLengths,
-  MODES,
   modeInputs,
   readPlans,
   seed,
@@ -18,38 +16,6 @@ for (const backend of BACKENDS) {
     test.beforeEach(async ({ enginePage }) => {
       await openCorePageFor(enginePage, backend);
       test.info().annotations.push({ type: 'seed', description: String(seed) });
-    });
-
-    test('one-shot blake3(): every case and mode, 131 and 32 bytes', async ({ enginePage }) => {
-      const result = await enginePage.evaluate(
-        ({ backend, lengths, modes, key, context, fullLen }) => {
-          const { core } = globalThis.blake3Web!;
-          core.setBackend(backend);
-          const opts = (mode: string) =>
-            mode === 'keyed_hash' ? { key: new TextEncoder().encode(key) } : mode === 'derive_key' ? { context } : {};
-          const outputs = [];
-          for (const len of lengths) {
-            const input = new Uint8Array(len);
-            for (let i = 0; i < len; i++) input[i] = i % 251;
-            for (const mode of modes) {
-              const full = core.bytesToHex(core.blake3(input, { ...opts(mode), dkLen: fullLen }));
-              const short = core.bytesToHex(core.blake3(input, opts(mode)));
-              outputs.push({ len, mode, full, short });
-            }
-          }
-          return { backend: core.backend(), outputs };
-        },
-        { backend, lengths: inputLengths, modes: MODES, ...modeInputs, fullLen: FULL_LEN },
-      );
-      expect(result.backend).toBe(backend);
-      // The official file has 35 input lengths, 0 to 102400: all of them, in every mode.
-      expect(inputLengths).toHaveLength(35);
-      expect(result.outputs).toHaveLength(inputLengths.length * MODES.length);
-      const wrong = result.outputs.flatMap(({ len, mode, full, short }) => [
-        ...mismatch(`${mode} len=${len} dkLen=${FULL_LEN}`, expectedHex(len, mode), full),
-        ...mismatch(`${mode} len=${len} dkLen=32`, expectedHex(len, mode, 32), short),
-      ]);
-      expect(wrong).toEqual([]);
     });
 
     test('incremental Hasher: random split points, 131 and 32 bytes', async ({ enginePage }) => {

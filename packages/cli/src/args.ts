@@ -24,8 +24,12 @@ export type CommandLine = { kind: 'run'; args: Args } | { kind: 'help' } | { kin
 export class UsageError extends Error {
   override name = 'UsageError';
   /** Clap prints the usage line after some errors and not after value errors. */
-  constructor(message: string, readonly showUsage = true, readonly tip?: string) {
+  readonly showUsage: boolean;
+  readonly tip: string | undefined;
+  constructor(message: string, showUsage = true, tip?: string) {
     super(message);
+    this.showUsage = showUsage;
+    this.tip = tip;
   }
 }
 

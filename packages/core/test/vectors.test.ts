@@ -1,5 +1,5 @@
 import { blake3, bytesToHex, hexToBytes } from '@blake3-web/core';
-import { officialVectors, paint, Random, testSeed } from '@blake3-web/testkit';
+import { assertConformance, conformanceSuite, officialVectors, paint, Random, testSeed } from '@blake3-web/testkit';
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { forEachBackend } from './_backends.ts';
@@ -13,16 +13,24 @@ const modes = [
 ] as const;
 
 forEachBackend('official vectors', () => {
-  for (const mode of modes) {
-    it(`${mode.name}: one-shot, default 32 bytes and the full 131-byte extended output`, () => {
-      for (const c of cases) {
-        const input = paint(c.input_len);
-        const full = mode.expected(c);
-        assert.equal(bytesToHex(blake3(input, { ...mode.opts, dkLen: 131 })), full, `input_len ${c.input_len}`);
-        assert.equal(bytesToHex(blake3(input, mode.opts)), full.slice(0, 64), `input_len ${c.input_len}`);
-      }
+  it('conformance suite: one-shot blake3() in every mode, output lengths 0, 1, 32 and 131', async () => {
+    const report = await assertConformance({
+      hash: (input, { key, context, outputLength }) => blake3(input, { key, context, dkLen: outputLength }),
     });
+    assert.equal(report.planned, cases.length * 3 * 4);
+  });
 
+  it('the conformance suite catches an implementation that gets one case wrong', async () => {
+    const report = await conformanceSuite(officialVectors, {
+      hash: (input, { key, context, outputLength }) =>
+        blake3(input.length === 1025 ? input.subarray(1) : input, { key, context, dkLen: outputLength }),
+    });
+    // Input 1025 in every mode and output length but 0, where every digest is empty.
+    assert.equal(report.failures.length, 3 * 3);
+    assert.match(report.failures[0], /^hash, input 1025 bytes, output 1 bytes: expected /);
+  });
+
+  for (const mode of modes) {
     it(`${mode.name}: incremental, at update sizes 1, 63, 64, 65, 1000, 1024, 1025 and random`, () => {
       const rng = new Random(testSeed());
       for (const c of cases) {

@@ -3,7 +3,7 @@ import { baoEncode, BaoVerifyStream, IntegrityError } from '@blake3-web/stream';
 import { Random, testSeed } from '@blake3-web/testkit';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { chunked, consume, layout, paint, regionAt, type Outcome } from './fixtures/bao-helpers.ts';
+import { chunked, consume, layout, paint, type Outcome } from './fixtures/bao-helpers.ts';
 
 const rng = new Random(testSeed());
 

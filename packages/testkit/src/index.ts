@@ -5,3 +5,14 @@ export { oracle, type OracleRequest } from './oracle.ts';
 export { chunkedStream } from './chunked-stream.ts';
 export { readAll } from './read-all.ts';
 export { identityTransformSuite, type IdentityTransformKind, type IdentityTransformLibs, type IdentityTransformResult } from './identity-transform-suite.ts';
+export {
+  conformanceSuite,
+  type ConformanceDigest,
+  type ConformanceMode,
+  type ConformanceOptions,
+  type ConformanceReport,
+  type ConformanceRequest,
+  type ConformanceTarget,
+  type ConformanceVectors,
+} from './conformance-suite.ts';
+export { assertConformance } from './conformance.ts';

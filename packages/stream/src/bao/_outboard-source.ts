@@ -29,10 +29,12 @@ function long(hash: Uint8Array, pos: number): IntegrityError {
 
 class OutboardBytes implements OutboardSource {
   #pos = 0;
-  constructor(
-    readonly bytes: Uint8Array,
-    readonly hash: Uint8Array,
-  ) {}
+  readonly bytes: Uint8Array;
+  readonly hash: Uint8Array;
+  constructor(bytes: Uint8Array, hash: Uint8Array) {
+    this.bytes = bytes;
+    this.hash = hash;
+  }
 
   read(n: number): Uint8Array {
     if (this.#pos + n > this.bytes.length) throw short(this.hash, this.bytes.length);

@@ -5,11 +5,14 @@ import { encodedSubtreeLen, HEADER_LEN, outboardSubtreeLen, PARENT_LEN, visitSub
 /** Reads exact byte counts from an encoding in memory; running short is an IntegrityError. */
 export class ByteCursor {
   #pos = 0;
-  constructor(
-    readonly bytes: Uint8Array,
-    readonly name: string,
-    readonly hash: Uint8Array,
-  ) {}
+  readonly bytes: Uint8Array;
+  readonly name: string;
+  readonly hash: Uint8Array;
+  constructor(bytes: Uint8Array, name: string, hash: Uint8Array) {
+    this.bytes = bytes;
+    this.name = name;
+    this.hash = hash;
+  }
 
   get remaining(): number {
     return this.bytes.length - this.#pos;
