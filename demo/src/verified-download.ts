@@ -30,6 +30,16 @@ navigator.serviceWorker?.addEventListener('message', (e: MessageEvent<Mismatch>)
   if (e.data?.type === 'blake3-mismatch') mismatches.set(e.data.url, e.data);
 });
 
+/**
+ * The worker's report of a mismatch on `url`. It is posted as the check fails, so it may arrive
+ * just after the fetch rejects (later still on a busy machine): wait for it, but not forever.
+ */
+async function mismatchFor(url: string, waitMs = 3000): Promise<Mismatch | undefined> {
+  const until = performance.now() + waitMs;
+  while (!mismatches.has(url) && performance.now() < until) await new Promise((r) => setTimeout(r, 20));
+  return mismatches.get(url);
+}
+
 async function controlled(): Promise<void> {
   if (!('serviceWorker' in navigator)) throw new Error('this browser has no service workers');
   await navigator.serviceWorker.register('./sw.js', { scope: './' });
@@ -42,6 +52,7 @@ async function controlled(): Promise<void> {
 
 async function downloadThroughWorker(hex: string): Promise<void> {
   const url = new URL(`./blobs/${hex}${tamper.checked ? '?tamper=1' : ''}`, location.href).href;
+  mismatches.delete(url);
   try {
     const bytes = new Uint8Array(await (await fetch(url)).arrayBuffer());
     // The service worker verified it; checking again here shows the page got exactly those bytes.
@@ -49,9 +60,7 @@ async function downloadThroughWorker(hex: string): Promise<void> {
     if (got !== hex) throw new Error(`page-side check failed: got ${got}`);
     report(`verified: ${bytes.length} bytes, BLAKE3 ${hex}`, 'ok');
   } catch (err) {
-    // Give the worker's message a moment to arrive: it is sent as the check fails.
-    await new Promise((r) => setTimeout(r, 50));
-    const m = mismatches.get(url);
+    const m = await mismatchFor(url);
     report(m ? `refused: BLAKE3 mismatch, expected ${m.expected}, got ${m.actual}` : `refused: ${(err as Error).message}`, 'error');
   }
 }
