@@ -5,7 +5,7 @@
 //   node --import tsx bench/browser-upload.ts [MiB] [rounds]
 import { FileStore } from '@tus/file-store';
 import { Server } from '@tus/server';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
@@ -38,6 +38,13 @@ async function startPlainServer() {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
+// The file is on disk and picked through the page's file input, as a user's would be (a painted
+// in-memory File of 1 GiB is not something Chromium uploads reliably).
+const fileDir = mkdtempSync(join(tmpdir(), 'blake3-upload-bench-'));
+const filePath = join(fileDir, 'bench.bin');
+const pattern = new Uint8Array(251 * 4096).map((_, i) => i % 251);
+writeFileSync(filePath, Buffer.concat(Array.from({ length: Math.ceil(size / pattern.length) }, () => pattern)).subarray(0, size));
+
 const fixture = await startFixtureServer();
 const plain = await startPlainServer();
 const verifying = await startTusServer();
@@ -50,6 +57,7 @@ try {
     const page = await browser.newPage();
     await page.goto(`${fixture.url}/e2e/pages/upload.html`);
     await page.waitForFunction(() => globalThis.blake3Upload !== undefined || globalThis.blake3WebError !== undefined);
+    await page.setInputFiles('#file', filePath);
     const results: Record<string, { ms: number[]; gap: number[]; over50: number[] }> = {};
     for (let r = 0; r < rounds; r++) {
       for (const variant of VARIANTS) {
@@ -72,4 +80,5 @@ try {
 } finally {
   console.log(`load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   await Promise.all([fixture.close(), plain.close(), verifying.close()]);
+  rmSync(fileDir, { recursive: true, force: true });
 }
