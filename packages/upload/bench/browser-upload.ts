@@ -36,6 +36,10 @@ async function startPlainServer() {
   };
 }
 
+type BenchResult = { ok: unknown; ms: number; maxGapMs: number; gapsOver50: number };
+/** What e2e/pages/upload.html exposes, as far as this script uses it. */
+type UploadPage = { blake3Upload?: { bench(o: object): Promise<BenchResult> }; blake3WebError?: string };
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 // The file is on disk and picked through the page's file input, as a user's would be (a painted
@@ -56,13 +60,13 @@ try {
       : await firefox.launch({ channel: 'moz-firefox', executablePath: BROWSER_PATHS.firefox });
     const page = await browser.newPage();
     await page.goto(`${fixture.url}/e2e/pages/upload.html`);
-    await page.waitForFunction(() => globalThis.blake3Upload !== undefined || globalThis.blake3WebError !== undefined);
+    await page.waitForFunction(() => (globalThis as UploadPage).blake3Upload !== undefined || (globalThis as UploadPage).blake3WebError !== undefined);
     await page.setInputFiles('#file', filePath);
     const results: Record<string, { ms: number[]; gap: number[]; over50: number[] }> = {};
     for (let r = 0; r < rounds; r++) {
       for (const variant of VARIANTS) {
         const endpoint = variant === 'plain' ? plain.endpoint : verifying.endpoint;
-        const out = await page.evaluate((o) => (globalThis.blake3Upload as unknown as { bench(o: object): Promise<{ ok: unknown; ms: number; maxGapMs: number; gapsOver50: number }> }).bench(o), { variant, endpoint, name: `bench-${variant}-${r}.bin`, size, chunkSize });
+        const out = await page.evaluate((o) => (globalThis as UploadPage).blake3Upload!.bench(o), { variant, endpoint, name: `bench-${variant}-${r}.bin`, size, chunkSize });
         if (out.ok !== true) throw new Error(`${engine} ${variant}: ${String(out.ok)}`);
         const entry = (results[variant] ??= { ms: [], gap: [], over50: [] });
         entry.ms.push(out.ms);
