@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 
 import { defineConfig, type Plugin } from 'vite';
 import { createBlobStore } from './server/blob-store.ts';
+import { createTusUploads } from './server/tus-uploads.ts';
 
 // Cross-origin isolation gives the page fine-grained timers (performance.now() steps of
 // microseconds instead of 0.1-1 ms), which the timing shown and the benchmarks rely on.
@@ -20,6 +21,16 @@ function blobs(): Plugin {
   };
 }
 
+/** The Upload page's tus server, beside the page on the same origin. */
+function uploads(): Plugin {
+  const tus = createTusUploads();
+  return {
+    name: 'blake3-web-tus-uploads',
+    configureServer: (server) => void server.middlewares.use(tus.middleware),
+    configurePreviewServer: (server) => void server.middlewares.use(tus.middleware),
+  };
+}
+
 // The benchmark page measures the peers bench/ installs; their versions go into its results.
 const PEERS = ['blake3-jit', 'hash-wasm', '@noble/hashes'];
 function peerVersion(name: string): string {
@@ -30,7 +41,7 @@ function peerVersion(name: string): string {
 export default defineConfig({
   // Relative asset URLs: the built site works from any static host and any sub-path.
   base: './',
-  plugins: [blobs()],
+  plugins: [blobs(), uploads()],
   define: { __BENCH_PEERS__: JSON.stringify(PEERS.map((name) => ({ name, version: peerVersion(name) }))) },
   server: { host: '127.0.0.1', headers: isolation },
   preview: { host: '127.0.0.1', headers: isolation },
@@ -42,6 +53,7 @@ export default defineConfig({
       input: {
         main: fileURLToPath(new URL('./index.html', import.meta.url)),
         bench: fileURLToPath(new URL('./bench.html', import.meta.url)),
+        upload: fileURLToPath(new URL('./upload.html', import.meta.url)),
       },
     },
   },

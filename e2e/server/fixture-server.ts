@@ -22,6 +22,8 @@ const SERVED: readonly RegExp[] = [
   /^packages\/[^/]+\/dist\//,
   // comlink's ES module build, for pages that load @blake3-web/worker through an import map.
   /^packages\/worker\/node_modules\/comlink\/dist\/esm\//,
+  // The upload page's tus client and IndexedDB wrapper, as their packages build them.
+  /^packages\/upload\/node_modules\/(tus-js-client|idb-keyval)\/dist\//,
   /^packages\/testkit\/vectors\//,
   /^e2e\/pages\//,
   /^demo\/dist\//,

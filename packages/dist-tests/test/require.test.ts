@@ -11,6 +11,7 @@ const ENTRIES: Record<string, string> = {
   '@blake3-web/stream': 'Blake3Stream',
   '@blake3-web/workbox': 'Blake3IntegrityPlugin',
   '@blake3-web/cli': 'main',
+  '@blake3-web/upload': 'UploadHasher',
 };
 
 it(`require() in Node ${process.versions.node} loads every entry point, and the hash works through it`, () => {

@@ -1,0 +1,82 @@
+// @blake3-web/upload in every engine, against the real @tus/server with the verifying store on
+// 127.0.0.1: tus-js-client uploads a painted File through the adapter (64 MiB where the
+// connection drops, 20 MiB elsewhere to keep the run short), the hash runs in the package's
+// worker, and the server checks the root. Each test has its own server and file name,
+// so no state (tus's URL storage, saved checkpoints) carries from one to the next.
+import { oracle, paint } from '@blake3-web/testkit';
+
+import { startTusServer, type TusTestServer } from '../../packages/upload/test/_tus-server.ts';
+import type { EnginePage } from '../fixtures/engine-page.ts';
+import { expect, test } from '../fixtures/test.ts';
+
+const MiB = 1024 * 1024;
+const LARGE = { size: 64 * MiB + 4321, chunkSize: 8 * MiB };
+const SMALL = { size: 20 * MiB + 4321, chunkSize: 4 * MiB };
+const [LARGE_ROOT, SMALL_ROOT] = oracle([LARGE, SMALL].map(({ size }) => ({ data: paint(size), length: 32 })));
+
+async function openUploadPage(page: EnginePage): Promise<void> {
+  await page.goto('/e2e/pages/upload.html');
+  await page.waitForFunction(() => globalThis.blake3Upload !== undefined || globalThis.blake3WebError !== undefined);
+  const error = await page.evaluate(() => globalThis.blake3WebError ?? null);
+  if (error !== null) throw new Error(`@blake3-web/upload failed to load in ${page.engine}: ${error}`);
+}
+
+function upload(page: EnginePage, server: TusTestServer, name: string, file = SMALL): Promise<UploadOutcome> {
+  return page.evaluate((opts) => globalThis.blake3Upload!.run(opts), { endpoint: server.endpoint, name, ...file });
+}
+
+/** Starts an upload, and reloads the page once the server has confirmed `bytes` of it. */
+async function uploadThenReload(page: EnginePage, server: TusTestServer, name: string, bytes: number): Promise<void> {
+  void upload(page, server, name).catch(() => undefined); // ends with the page
+  await page.waitForFunction(new Function(`return globalThis.blake3Upload.state.progress >= ${bytes}`) as () => boolean, { timeout: 60_000 });
+  await openUploadPage(page);
+}
+
+test.describe('upload while hashing, verified by the server', () => {
+  let server: TusTestServer;
+  test.beforeEach(async ({ enginePage }) => {
+    server = await startTusServer();
+    await openUploadPage(enginePage);
+  });
+  test.afterEach(() => server.close());
+
+  test('a connection the server drops mid-request resumes, and the upload ends verified', async ({ enginePage }, info) => {
+    server.faults.dropAfter = 3 * MiB;
+    const out = await upload(enginePage, server, `drop-${info.project.name}.bin`, LARGE);
+    expect(out).toMatchObject({ ok: true, verified: LARGE_ROOT });
+    expect(server.drops).toBe(1);
+    // One read of the file, plus the part of the dropped slice the server did not keep.
+    expect(out.bytesRead).toBeGreaterThan(LARGE.size);
+    expect(out.bytesRead).toBeLessThanOrEqual(LARGE.size + LARGE.chunkSize);
+  });
+
+  test('a reload mid-upload resumes from the saved checkpoint, and the root still equals the reference', async ({ enginePage }, info) => {
+    const name = `reload-${info.project.name}.bin`;
+    await uploadThenReload(enginePage, server, name, 9 * MiB);
+    const saved = await enginePage.evaluate(() => globalThis.blake3Upload!.savedCheckpoints());
+    expect(saved.length).toBe(1);
+    expect(saved[0].offset).toBeGreaterThanOrEqual(8 * MiB - 1024);
+    const out = await upload(enginePage, server, name);
+    expect(out).toMatchObject({ ok: true, verified: SMALL_ROOT });
+    expect(await enginePage.evaluate(() => globalThis.blake3Upload!.state.resumed)).toBe(true);
+    // Only the bytes after the checkpoint were read after the reload, not the whole file again.
+    expect(out.bytesRead).toBe(SMALL.size - saved[0].offset);
+    expect(await enginePage.evaluate(() => globalThis.blake3Upload!.savedCheckpoints())).toEqual([]);
+  });
+
+  test('an upload changed in transit is refused with 460 and not kept', async ({ enginePage }, info) => {
+    server.faults.flipAt = 13 * MiB + 7;
+    const out = await upload(enginePage, server, `tamper-${info.project.name}.bin`);
+    expect(out).toMatchObject({ ok: false, status: 460 });
+    expect(out.body).toMatch(/do not have the root the client sent/);
+  });
+
+  test('a corrupt saved checkpoint is refused, not resumed', async ({ enginePage }, info) => {
+    const name = `corrupt-${info.project.name}.bin`;
+    await uploadThenReload(enginePage, server, name, 5 * MiB);
+    await enginePage.evaluate(() => globalThis.blake3Upload!.corruptCheckpoints());
+    const out = await upload(enginePage, server, name);
+    expect(out.ok).toBe(false);
+    expect(out.error).toMatch(/^CheckpointError: checkpoint refused: the checksum does not match/);
+  });
+});

@@ -1,0 +1,88 @@
+// Uploads painted Files to tus servers on 127.0.0.1 from Chromium and Firefox: through the
+// adapter (hash while uploading, to the verifying store), tus alone (to a plain FileStore), and
+// @blake3-web/worker's hashFile first, then tus (to the verifying store). Rounds interleave the
+// variants; medians are printed with the load average. Not a test.
+//   node --import tsx bench/browser-upload.ts [MiB] [rounds]
+import { FileStore } from '@tus/file-store';
+import { Server } from '@tus/server';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, firefox, type Browser } from 'playwright-core';
+import { startFixtureServer } from '../../../e2e/server/fixture-server.ts';
+import { BROWSER_PATHS } from '../../../scripts/browser-paths.mjs';
+import { startTusServer } from '../test/_tus-server.ts';
+
+const MiB = 1024 * 1024;
+const size = Number(process.argv[2] ?? 1024) * MiB;
+const rounds = Number(process.argv[3] ?? 3);
+const chunkSize = 8 * MiB;
+const VARIANTS = ['plain', 'hash', 'hashFile'] as const;
+
+async function startPlainServer() {
+  const directory = mkdtempSync(join(tmpdir(), 'blake3-tus-plain-'));
+  const tus = new Server({ path: '/files', datastore: new FileStore({ directory }) });
+  const http = createServer((req, res) => void tus.handle(req, res));
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  return {
+    endpoint: `http://127.0.0.1:${(http.address() as AddressInfo).port}/files/`,
+    close: () => new Promise<void>((resolve) => {
+      http.closeAllConnections();
+      http.close(() => resolve());
+      rmSync(directory, { recursive: true, force: true });
+    }),
+  };
+}
+
+type BenchResult = { ok: unknown; ms: number; maxGapMs: number; gapsOver50: number };
+/** What e2e/pages/upload.html exposes, as far as this script uses it. */
+type UploadPage = { blake3Upload?: { bench(o: object): Promise<BenchResult> }; blake3WebError?: string };
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+// The file is on disk and picked through the page's file input, as a user's would be (a painted
+// in-memory File of 1 GiB is not something Chromium uploads reliably).
+const fileDir = mkdtempSync(join(tmpdir(), 'blake3-upload-bench-'));
+const filePath = join(fileDir, 'bench.bin');
+const pattern = new Uint8Array(251 * 4096).map((_, i) => i % 251);
+writeFileSync(filePath, Buffer.concat(Array.from({ length: Math.ceil(size / pattern.length) }, () => pattern)).subarray(0, size));
+
+const fixture = await startFixtureServer();
+const plain = await startPlainServer();
+const verifying = await startTusServer();
+console.log(`${size / MiB} MiB, chunkSize ${chunkSize / MiB} MiB, ${rounds} rounds; load average before: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+try {
+  for (const engine of ['chromium', 'firefox'] as const) {
+    const browser: Browser = engine === 'chromium'
+      ? await chromium.launch({ executablePath: BROWSER_PATHS.chromium, args: ['--headless', '--no-sandbox', '--disable-gpu'] })
+      : await firefox.launch({ channel: 'moz-firefox', executablePath: BROWSER_PATHS.firefox });
+    const page = await browser.newPage();
+    await page.goto(`${fixture.url}/e2e/pages/upload.html`);
+    await page.waitForFunction(() => (globalThis as UploadPage).blake3Upload !== undefined || (globalThis as UploadPage).blake3WebError !== undefined);
+    await page.setInputFiles('#file', filePath);
+    const results: Record<string, { ms: number[]; gap: number[]; over50: number[] }> = {};
+    for (let r = 0; r < rounds; r++) {
+      for (const variant of VARIANTS) {
+        const endpoint = variant === 'plain' ? plain.endpoint : verifying.endpoint;
+        const out = await page.evaluate((o) => (globalThis as UploadPage).blake3Upload!.bench(o), { variant, endpoint, name: `bench-${variant}-${r}.bin`, size, chunkSize });
+        if (out.ok !== true) throw new Error(`${engine} ${variant}: ${String(out.ok)}`);
+        const entry = (results[variant] ??= { ms: [], gap: [], over50: [] });
+        entry.ms.push(out.ms);
+        entry.gap.push(out.maxGapMs);
+        entry.over50.push(out.gapsOver50);
+      }
+    }
+    const base = median(results.plain.ms);
+    for (const variant of VARIANTS) {
+      const { ms, gap, over50 } = results[variant];
+      console.log(`${engine} ${variant.padEnd(8)} median ${(median(ms) / 1000).toFixed(2)} s  ${(size / MiB / (median(ms) / 1000)).toFixed(0)} MiB/s  x${(median(ms) / base).toFixed(2)} of tus alone  longest main-thread gap ${median(gap).toFixed(0)} ms, gaps > 50 ms: ${median(over50)}`);
+    }
+    await browser.close();
+  }
+} finally {
+  console.log(`load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  await Promise.all([fixture.close(), plain.close(), verifying.close()]);
+  rmSync(fileDir, { recursive: true, force: true });
+}

@@ -1,0 +1,121 @@
+/**
+ * An UploadHasher in a worker, so hashing never blocks the page: the page reads the file once,
+ * hands the worker a copy of each read, and sends the same bytes to the server. Calls are
+ * answered in order; a worker that fails (its script does not load, it throws outside a call)
+ * rejects every pending and later call instead of leaving them to hang.
+ *
+ * @example
+ * ```ts
+ * import { WorkerHasher } from '@blake3-web/upload';
+ * const worker = new Worker(new URL('@blake3-web/upload/hash-worker', import.meta.url), { type: 'module' });
+ * const hasher = await WorkerHasher.open(worker, { upload: 'my-file' });
+ * await hasher.write(0, bytes.slice()); // the copy is transferred to the worker
+ * const root = await hasher.digest();
+ * hasher.close();
+ * ```
+ * @module
+ */
+import { releaseProxy, transfer, wrap, type Endpoint, type Remote } from 'comlink';
+import { aUint8Array, anOffset, describe } from './_assert.js';
+import type { HasherWorkerApi } from './_hasher-protocol.js';
+import type { Checkpoint } from './checkpoint.js';
+import type { UploadHasherOpts } from './upload-hasher.js';
+
+/** A Web Worker, a MessagePort, or any comlink endpoint serving serveHasher(). */
+export type HasherEndpoint = Endpoint & { terminate?: () => void; close?: () => void };
+
+export class WorkerHasher {
+  readonly #endpoint: HasherEndpoint;
+  readonly #remote: Remote<HasherWorkerApi>;
+  readonly #pending = new Set<(e: Error) => void>();
+  readonly #onError: (e: Event) => void;
+  #failed: Error | undefined;
+  #offset = 0;
+
+  private constructor(endpoint: HasherEndpoint) {
+    this.#endpoint = endpoint;
+    this.#remote = wrap<HasherWorkerApi>(endpoint);
+    this.#onError = (e: Event) => {
+      e.preventDefault?.();
+      const message = (e as ErrorEvent).message;
+      this.#fail(new Error(`the hashing worker failed: ${message || e.type}`));
+    };
+    endpoint.addEventListener('error', this.#onError);
+    endpoint.addEventListener('messageerror', this.#onError);
+  }
+
+  /** Opens a hasher served on `endpoint` (resuming from `opts.checkpoint`, checked in the worker). */
+  static async open(endpoint: HasherEndpoint, opts: UploadHasherOpts = {}): Promise<WorkerHasher> {
+    if (typeof endpoint !== 'object' || endpoint === null || typeof endpoint.postMessage !== 'function') {
+      throw new TypeError(`endpoint must be a Worker or a MessagePort, got ${describe(endpoint)}`);
+    }
+    const hasher = new WorkerHasher(endpoint);
+    try {
+      hasher.#offset = await hasher.#call((r) => r.open(opts));
+    } catch (e) {
+      hasher.close();
+      throw e;
+    }
+    return hasher;
+  }
+
+  /** Bytes taken, as of the last answer from the worker. */
+  get offset(): number {
+    return this.#offset;
+  }
+
+  /**
+   * UploadHasher.write in the worker. `bytes` is transferred (its buffer is detached here): pass
+   * a copy of anything still needed. Resolves to the offset taken after it.
+   */
+  write(offset: number, bytes: Uint8Array): Promise<number> {
+    try {
+      anOffset(offset, 'offset');
+      aUint8Array(bytes, 'bytes');
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return this.#call((r) => r.write(offset, transfer(bytes, [bytes.buffer]))).then((at) => (this.#offset = at));
+  }
+
+  checkpoint(): Promise<Checkpoint> {
+    return this.#call((r) => r.checkpoint());
+  }
+
+  digest(dkLen = 32): Promise<Uint8Array> {
+    return this.#call((r) => r.digest(dkLen));
+  }
+
+  /** Stops the worker; pending calls reject. */
+  close(): void {
+    this.#fail(new Error('the hasher was closed'));
+    this.#endpoint.removeEventListener('error', this.#onError);
+    this.#endpoint.removeEventListener('messageerror', this.#onError);
+    this.#remote[releaseProxy]();
+    this.#endpoint.terminate?.();
+    this.#endpoint.close?.();
+  }
+
+  #call<T>(run: (remote: Remote<HasherWorkerApi>) => Promise<T>): Promise<T> {
+    if (this.#failed) return Promise.reject(this.#failed);
+    return new Promise<T>((resolve, reject) => {
+      this.#pending.add(reject);
+      run(this.#remote).then(
+        (v) => {
+          this.#pending.delete(reject);
+          resolve(v);
+        },
+        (e: unknown) => {
+          this.#pending.delete(reject);
+          reject(e);
+        },
+      );
+    });
+  }
+
+  #fail(reason: Error): void {
+    this.#failed ??= reason;
+    for (const reject of this.#pending) reject(this.#failed);
+    this.#pending.clear();
+  }
+}

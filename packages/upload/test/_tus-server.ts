@@ -1,0 +1,72 @@
+// A real @tus/server with the verifying file store on 127.0.0.1, and the faults the tests need:
+// one PATCH whose connection is dropped after some bytes, and a byte flipped in transit.
+import { Server } from '@tus/server';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { Blake3FileStore, ROOT_HEADER, VERIFIED_HEADER, verifyBlake3 } from '../src/tus-server.ts';
+
+export type Faults = {
+  /** Drop the connection of the first PATCH once this many of its bytes have arrived. */
+  dropAfter?: number;
+  /** Flip the byte at this offset of the upload as it arrives. */
+  flipAt?: number;
+};
+
+export type TusTestServer = { endpoint: string; directory: string; store: Blake3FileStore; faults: Faults; drops: number; close(): Promise<void> };
+
+export async function startTusServer(faults: Faults = {}): Promise<TusTestServer> {
+  const directory = mkdtempSync(join(tmpdir(), 'blake3-tus-'));
+  let socket: Socket | undefined;
+  const state = { drops: 0 };
+  class FaultyStore extends Blake3FileStore {
+    override write(readable: Readable, id: string, offset: number): Promise<number> {
+      let at = offset;
+      let seen = 0;
+      const conn = socket;
+      const fault = new Transform({
+        transform(chunk: Buffer, _e, callback) {
+          const bytes = Buffer.from(chunk);
+          const flip = faults.flipAt;
+          if (flip !== undefined && flip >= at && flip < at + bytes.length) bytes[flip - at] ^= 1;
+          at += bytes.length;
+          seen += bytes.length;
+          if (faults.dropAfter !== undefined && seen >= faults.dropAfter) {
+            faults.dropAfter = undefined;
+            state.drops++;
+            conn?.destroy();
+            return callback(new Error('connection dropped by the test server'));
+          }
+          callback(null, bytes);
+        },
+      });
+      readable.on('error', (e) => fault.destroy(e));
+      return super.write(readable.pipe(fault), id, offset);
+    }
+  }
+  const store = new FaultyStore({ directory });
+  const tus = new Server({ path: '/files', datastore: store, allowedHeaders: [ROOT_HEADER], exposedHeaders: [VERIFIED_HEADER], onUploadFinish: verifyBlake3(store) });
+  const http = createServer((req: IncomingMessage, res) => {
+    socket = req.socket;
+    void tus.handle(req, res);
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const { port } = http.address() as AddressInfo;
+  return {
+    endpoint: `http://127.0.0.1:${port}/files/`,
+    directory,
+    store,
+    faults,
+    get drops() {
+      return state.drops;
+    },
+    async close() {
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+      rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
