@@ -1,10 +1,11 @@
 // Everything this package asks of the BLAKE3 tree, in one place: chaining values of
 // chunk-aligned subtrees, their parents, and the root. Built on @blake3-web/core/hazmat.
-import { blake3 } from '@blake3-web/core';
+import { blake3, CHUNK_LEN, OUT_LEN } from '@blake3-web/core';
 import { hashSubtree, maxSubtreeLen, mergeSubtreesNonRoot, mergeSubtreesRoot, type SubtreeOpts } from '@blake3-web/core/hazmat';
 
-export const CHUNK_LEN = 1024;
-export const CV_LEN = 32;
+export { CHUNK_LEN };
+/** A chaining value's length: BLAKE3's default output length. */
+export const CV_LEN = OUT_LEN;
 
 /** The mode of a hash: a key, a derive_key context, or neither. */
 export type HashMode = SubtreeOpts;
