@@ -47,13 +47,17 @@ export function ensureBrowsers() {
     if (apt(['update']) && apt(['install', '-y', ...packages])) {
       const still = missing.filter((e) => e.files.some((f) => !existsSync(f)));
       if (still.length === 0) return;
-      console.error(`after apt-get install, still missing: ${still.flatMap((e) => e.files.filter((f) => !existsSync(f))).join(', ')}`);
+      console.error(
+        `after apt-get install, still missing: ${still.flatMap((e) => e.files.filter((f) => !existsSync(f))).join(', ')}`,
+      );
     }
   }
   console.error(
     `\nThe e2e tests need three browser engines; missing: ${engines}.\n` +
       `Install them (Debian 12, as root):\n\n  apt-get update && apt-get install -y ${packages.join(' ')}\n\n` +
-      (canInstall ? 'The install above failed.\n' : 'This script installs them itself only when run as root on Debian.\n'),
+      (canInstall
+        ? 'The install above failed.\n'
+        : 'This script installs them itself only when run as root on Debian.\n'),
   );
   process.exit(1);
 }

@@ -5,7 +5,7 @@
 export function junitCounts(xml) {
   const cases = [];
   const caseRe = /<testcase\b([^>]*?)(\/>|>([\s\S]*?)<\/testcase>)/g;
-  for (let m; (m = caseRe.exec(xml)); ) {
+  for (let m; (m = caseRe.exec(xml));) {
     const name = decode(/\bname="([^"]*)"/.exec(m[1])?.[1] ?? '');
     const suite = decode(/\bclassname="([^"]*)"/.exec(m[1])?.[1] ?? '');
     const body = m[3] ?? '';
@@ -21,7 +21,13 @@ export function junitCounts(xml) {
     skipped: count('skipped'),
     failures: leaves.filter((c) => c.state === 'failed').map((c) => c.name),
     // The core's suites name the backend they force: "official vectors [wasm-simd]".
-    backends: [...new Set(leaves.filter((c) => c.state !== 'skipped').flatMap((c) => [...`${c.suite} ${c.name}`.matchAll(/\[(wasm-simd|js)\]/g)].map((m) => m[1])))],
+    backends: [
+      ...new Set(
+        leaves
+          .filter((c) => c.state !== 'skipped')
+          .flatMap((c) => [...`${c.suite} ${c.name}`.matchAll(/\[(wasm-simd|js)\]/g)].map((m) => m[1])),
+      ),
+    ],
   };
 }
 

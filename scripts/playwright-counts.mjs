@@ -11,7 +11,15 @@ export function playwrightCounts(report) {
       for (const test of spec.tests ?? []) {
         let p = projects.get(test.projectName);
         if (!p) {
-          p = { passed: 0, failed: 0, skipped: 0, seconds: 0, skipReasons: new Map(), failures: [], backends: new Set() };
+          p = {
+            passed: 0,
+            failed: 0,
+            skipped: 0,
+            seconds: 0,
+            skipReasons: new Map(),
+            failures: [],
+            backends: new Set(),
+          };
           projects.set(test.projectName, p);
         }
         for (const r of test.results ?? []) p.seconds += (r.duration ?? 0) / 1000;

@@ -40,11 +40,21 @@ function heading(text) {
 
 async function checks() {
   heading('checks: formatting (Prettier), import graph (dependency-cruiser)');
-  for (const [name, script] of [['format (prettier)', 'check:format'], ['imports (dependency-cruiser)', 'check:imports']]) {
+  for (const [name, script] of [
+    ['format (prettier)', 'check:format'],
+    ['imports (dependency-cruiser)', 'check:imports'],
+  ]) {
     const started = Date.now();
     const { status } = await run(pnpmBin, ['run', script]);
     const seconds = (Date.now() - started) / 1000;
-    rows.push({ name, passed: status === 0 ? 1 : 0, failed: status === 0 ? 0 : 1, skipped: 0, seconds, exitStatus: status });
+    rows.push({
+      name,
+      passed: status === 0 ? 1 : 0,
+      failed: status === 0 ? 0 : 1,
+      skipped: 0,
+      seconds,
+      exitStatus: status,
+    });
   }
 }
 
@@ -53,7 +63,8 @@ async function unitTests() {
   const started = Date.now();
   const { status, output } = await run(pnpmBin, ['run', 'test:unit']);
   // node:test's closing lines, one block per package.
-  const sum = (label) => [...output.matchAll(new RegExp(`ℹ ${label} (\\d+)`, 'g'))].reduce((n, m) => n + Number(m[1]), 0);
+  const sum = (label) =>
+    [...output.matchAll(new RegExp(`ℹ ${label} (\\d+)`, 'g'))].reduce((n, m) => n + Number(m[1]), 0);
   rows.push({
     name: `node ${process.versions.node} (unit)`,
     passed: sum('pass'),
@@ -87,7 +98,8 @@ async function e2e() {
   heading('e2e: Chromium, Firefox, WebKit');
   // Playwright strips types without checking them: the specs and fixtures get tsc first.
   const typecheck = await run(join(root, 'node_modules/.bin/tsc'), ['-p', 'e2e/tsconfig.json']);
-  if (typecheck.status !== 0) rows.push({ name: 'e2e typecheck', passed: 0, failed: 0, skipped: 0, seconds: 0, exitStatus: typecheck.status });
+  if (typecheck.status !== 0)
+    rows.push({ name: 'e2e typecheck', passed: 0, failed: 0, skipped: 0, seconds: 0, exitStatus: typecheck.status });
   const report = join(resultsDir, 'e2e-report.json');
   rmSync(report, { force: true });
   const started = Date.now();
@@ -117,16 +129,27 @@ async function e2e() {
 }
 
 async function examples() {
-  heading('examples: each bundler\'s app from packed tarballs, in Chromium and Firefox');
+  heading("examples: each bundler's app from packed tarballs, in Chromium and Firefox");
   const report = join(resultsDir, 'consumers-report.json');
   rmSync(report, { force: true });
   const started = Date.now();
-  const { status } = await run(join(root, 'node_modules/.bin/playwright'), ['test', '-c', 'e2e/consumers/playwright.config.ts']);
+  const { status } = await run(join(root, 'node_modules/.bin/playwright'), [
+    'test',
+    '-c',
+    'e2e/consumers/playwright.config.ts',
+  ]);
   const seconds = (Date.now() - started) / 1000;
   const counts = existsSync(report) ? [...playwrightCounts(JSON.parse(readFileSync(report, 'utf8'))).entries()] : [];
   const sum = (k) => counts.reduce((n, [, c]) => n + c[k], 0);
   const passed = sum('passed');
-  rows.push({ name: 'examples (bundlers)', passed, failed: sum('failed'), skipped: sum('skipped'), seconds, exitStatus: passed === 0 ? status || 1 : status });
+  rows.push({
+    name: 'examples (bundlers)',
+    passed,
+    failed: sum('failed'),
+    skipped: sum('skipped'),
+    seconds,
+    exitStatus: passed === 0 ? status || 1 : status,
+  });
   for (const [engine, c] of counts) for (const f of c.failures) notes.push(`examples ${engine}: FAILED ${f}`);
   notes.push(`examples wall time ${seconds.toFixed(1)} s (install, build and serve included)`);
 }
@@ -144,7 +167,9 @@ const num = (s, n) => String(s).padStart(n);
 console.log(`${pad('', 28)}${num('passed', 8)}${num('failed', 8)}${num('skipped', 9)}${num('time', 10)}`);
 for (const r of rows) {
   const flag = r.exitStatus === 0 ? '' : `  FAILED (exit status ${r.exitStatus})`;
-  console.log(`${pad(r.name, 28)}${num(r.passed, 8)}${num(r.failed, 8)}${num(r.skipped, 9)}${num(`${r.seconds.toFixed(1)} s`, 10)}${flag}`);
+  console.log(
+    `${pad(r.name, 28)}${num(r.passed, 8)}${num(r.failed, 8)}${num(r.skipped, 9)}${num(`${r.seconds.toFixed(1)} s`, 10)}${flag}`,
+  );
 }
 for (const n of notes) console.log(`  ${n}`);
 const total = (k) => rows.reduce((n, r) => n + r[k], 0);

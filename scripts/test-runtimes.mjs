@@ -67,7 +67,9 @@ const RUNTIMES = {
 
 function version(cmd, args) {
   const r = spawnSync(cmd, args, { encoding: 'utf8', env: env() });
-  return r.status === 0 ? (/\d+\.\d+\.\d+/.exec(r.stdout)?.[0] ?? r.stdout.trim()) : 'not installed (run node scripts/bootstrap.mjs)';
+  return r.status === 0
+    ? (/\d+\.\d+\.\d+/.exec(r.stdout)?.[0] ?? r.stdout.trim())
+    : 'not installed (run node scripts/bootstrap.mjs)';
 }
 
 export function runRuntime(name) {
@@ -79,7 +81,9 @@ export function runRuntime(name) {
   const excluded = EXCLUDED.filter((e) => e.runtime === name && files.includes(e.file));
   for (const e of excluded) console.log(`${name}: not running ${e.file}: ${e.reason}`);
   for (const e of EXCLUDED.filter((e) => e.runtime === name && !files.includes(e.file))) {
-    console.log(`${name}: the exclusion of ${e.file} is stale (no such test file): remove it from scripts/test-runtimes.mjs`);
+    console.log(
+      `${name}: the exclusion of ${e.file} is stale (no such test file): remove it from scripts/test-runtimes.mjs`,
+    );
   }
   const run = files.filter((f) => !excluded.some((e) => e.file === f));
   const report = join(resultsDir, `runtime-${name}.xml`);
@@ -113,7 +117,10 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const results = names.map(runRuntime);
   writeFileSync(join(resultsDir, 'runtimes.json'), JSON.stringify(results, null, 2) + '\n');
   for (const r of results) {
-    console.log(`${r.name}: ${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped` + (r.ok ? '' : ` (exit status ${r.exitStatus})`));
+    console.log(
+      `${r.name}: ${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped` +
+        (r.ok ? '' : ` (exit status ${r.exitStatus})`),
+    );
   }
   process.exit(results.every((r) => r.ok) ? 0 : 1);
 }

@@ -118,7 +118,9 @@ export function batchTable(results: readonly BatchResult[]): string {
   const rule = `|:--|${labels.map(() => '--:').join('|')}|`;
   const body = results.map((res) => {
     const base = res.rows[0].median;
-    const cells = res.rows.map((r, i) => (i === 0 ? r.median.toFixed(0) : `${r.median.toFixed(0)} (${(r.median / base).toFixed(2)}x)`));
+    const cells = res.rows.map((r, i) =>
+      i === 0 ? r.median.toFixed(0) : `${r.median.toFixed(0)} (${(r.median / base).toFixed(2)}x)`,
+    );
     return `| ${res.label} | ${cells.join(' | ')} |`;
   });
   return [head, rule, ...body].join('\n');

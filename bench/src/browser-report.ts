@@ -34,7 +34,12 @@ export interface BrowserBenchReport {
   /** @blake3-web/worker's pool on one large Blob, per pool size. */
   readonly pool: { readonly blobBytes: number; readonly rounds: number; readonly rows: TaskRow[] };
   /** Blake3Stream (and friends) over chunks of one stream, against one-shot over the same bytes. */
-  readonly stream: { readonly totalBytes: number; readonly chunkBytes: number; readonly rounds: number; readonly rows: TaskRow[] };
+  readonly stream: {
+    readonly totalBytes: number;
+    readonly chunkBytes: number;
+    readonly rounds: number;
+    readonly rows: TaskRow[];
+  };
   /** hashMany / hashManyInto against a loop of blake3() on batches of small messages (absent from older runs). */
   readonly batch?: readonly BatchResult[];
   readonly elapsedMs: number;

@@ -10,7 +10,13 @@ import { measureBatches } from './batch-measure.ts';
 import type { BrowserBenchReport } from './browser-report.ts';
 import type { TaskRow } from './task-row.ts';
 import type { Candidate, Mode, Reference } from './candidate.ts';
-import { blake3JitCandidate, coreCandidates, coreReusedHasherCandidate, hashWasmCandidate, nobleCandidate } from './candidates-blake3.ts';
+import {
+  blake3JitCandidate,
+  coreCandidates,
+  coreReusedHasherCandidate,
+  hashWasmCandidate,
+  nobleCandidate,
+} from './candidates-blake3.ts';
 import { megabytesPerSecond } from './measure.ts';
 import { roundOrder, runRounds, type Cell } from './run-rounds.ts';
 import { paintInput, SIZES, UPDATE_SIZE } from './sizes.ts';
@@ -67,7 +73,12 @@ function hex(b: Uint8Array): string {
  * method here (calibrated calls per sample, an untimed round, shuffled order each round,
  * medians), with one await per call, which is how applications call it.
  */
-async function webCryptoCells(sizes: readonly number[], rounds: number, targetMs: number, verifications: Verification[]): Promise<Cell[]> {
+async function webCryptoCells(
+  sizes: readonly number[],
+  rounds: number,
+  targetMs: number,
+  verifications: Verification[],
+): Promise<Cell[]> {
   const digest = (input: Uint8Array) => crypto.subtle.digest('SHA-256', input as Uint8Array<ArrayBuffer>);
   const time = async (input: Uint8Array, calls: number) => {
     const t0 = performance.now();
@@ -80,7 +91,13 @@ async function webCryptoCells(sizes: readonly number[], rounds: number, targetMs
     const got = hex(new Uint8Array(await digest(input)));
     const want = hex(sha256(input));
     const ok = got === want;
-    verifications.push({ mode: 'one-shot', candidate: WEBCRYPTO_ID, size, ok, ...(ok ? {} : { detail: `digest ${got}, expected ${want}` }) });
+    verifications.push({
+      mode: 'one-shot',
+      candidate: WEBCRYPTO_ID,
+      size,
+      ok,
+      ...(ok ? {} : { detail: `digest ${got}, expected ${want}` }),
+    });
     if (!ok) continue;
     let calls = 1;
     let ms = await time(input, calls);
@@ -88,7 +105,10 @@ async function webCryptoCells(sizes: readonly number[], rounds: number, targetMs
     calls = Math.max(1, Math.round((calls * targetMs) / Math.max(ms, 1e-3)));
     ms = await time(input, calls);
     calls = Math.max(1, Math.round((calls * targetMs) / Math.max(ms, 1e-3)));
-    work.push({ cell: { mode: 'one-shot', candidate: WEBCRYPTO_ID, size, calls, samples: [], median: 0, q1: 0, q3: 0 }, input });
+    work.push({
+      cell: { mode: 'one-shot', candidate: WEBCRYPTO_ID, size, calls, samples: [], median: 0, q1: 0, q3: 0 },
+      input,
+    });
   }
   for (let r = 0; r < rounds; r++) {
     for (const w of roundOrder(work, r)) {
@@ -106,7 +126,12 @@ async function webCryptoCells(sizes: readonly number[], rounds: number, targetMs
 }
 
 /** Pools of 1 and 2 workers on the same Blob, alternating in shuffled order every round. */
-async function poolRows(createPool: (size: number) => PoolLike, bytes: number, rounds: number, log: (l: string) => void): Promise<TaskRow[]> {
+async function poolRows(
+  createPool: (size: number) => PoolLike,
+  bytes: number,
+  rounds: number,
+  log: (l: string) => void,
+): Promise<TaskRow[]> {
   let data: Uint8Array | undefined = new Uint8Array(bytes);
   for (let i = 0; i < bytes; i += 4096) data[i] = (i >>> 12) % 251;
   const expected = hex(blake3(data));
@@ -114,7 +139,12 @@ async function poolRows(createPool: (size: number) => PoolLike, bytes: number, r
   data = undefined; // The Blob holds its own copy; let the array go.
   const sizes = [1, 2];
   const pools = new Map(sizes.map((s) => [s, createPool(s)]));
-  const rows: TaskRow[] = sizes.map((s) => ({ id: `pool-${s}`, label: `pool of ${s} worker${s > 1 ? 's' : ''}`, samples: [], median: 0 }));
+  const rows: TaskRow[] = sizes.map((s) => ({
+    id: `pool-${s}`,
+    label: `pool of ${s} worker${s > 1 ? 's' : ''}`,
+    samples: [],
+    median: 0,
+  }));
   try {
     // Round -1 starts the workers, warms them up and checks the answers.
     for (let r = -1; r < rounds; r++) {
@@ -148,7 +178,13 @@ export async function runBrowserBench(opts: BrowserRunOptions): Promise<BrowserB
 
   await ready();
   const defaultBackend = backend();
-  const candidates: Candidate[] = [...coreCandidates(), coreReusedHasherCandidate(), blake3JitCandidate(), await hashWasmCandidate(), nobleCandidate()];
+  const candidates: Candidate[] = [
+    ...coreCandidates(),
+    coreReusedHasherCandidate(),
+    blake3JitCandidate(),
+    await hashWasmCandidate(),
+    nobleCandidate(),
+  ];
   // Our JS backend is the BLAKE3 reference, as in Node: the portable path every backend is tested against.
   const reference: Reference = (algorithm, input) => {
     if (algorithm === 'sha256') return sha256(input);
@@ -184,8 +220,21 @@ export async function runBrowserBench(opts: BrowserRunOptions): Promise<BrowserB
   };
 
   partial({});
-  log(`${quick ? 'quick' : 'full'} run: ${rounds} rounds, ~${targetMs} ms per sample, ${candidates.length + 1} implementations`);
-  const sync = await runRounds({ candidates, reference, sizes, modes, rounds, targetMs, updateSize: UPDATE_SIZE, log, pause: macrotask, onRound: opts.onRound });
+  log(
+    `${quick ? 'quick' : 'full'} run: ${rounds} rounds, ~${targetMs} ms per sample, ${candidates.length + 1} implementations`,
+  );
+  const sync = await runRounds({
+    candidates,
+    reference,
+    sizes,
+    modes,
+    rounds,
+    targetMs,
+    updateSize: UPDATE_SIZE,
+    log,
+    pause: macrotask,
+    onRound: opts.onRound,
+  });
   setBackend(defaultBackend);
   verifications.push(...sync.verifications);
   partial({ cells: [...sync.cells] });
@@ -196,12 +245,26 @@ export async function runBrowserBench(opts: BrowserRunOptions): Promise<BrowserB
 
   log(`worker pool on a ${poolBytes >> 20} MiB Blob`);
   const poolRounds = quick ? 1 : 7;
-  partial({ pool: { blobBytes: poolBytes, rounds: poolRounds, rows: await poolRows(opts.createPool, poolBytes, poolRounds, log) } });
+  partial({
+    pool: {
+      blobBytes: poolBytes,
+      rounds: poolRounds,
+      rows: await poolRows(opts.createPool, poolBytes, poolRounds, log),
+    },
+  });
 
   log(`streams over ${streamBytes >> 20} MiB in 64 KiB chunks`);
   const streamRounds = quick ? 1 : 7;
-  const streamed = await measureStreams({ core, stream: opts.stream }, { totalBytes: streamBytes, chunkBytes: 64 * 1024, rounds: streamRounds });
-  const streamRows: TaskRow[] = streamed.map((r) => ({ id: r.case, label: r.case, samples: r.mbps, median: median(r.mbps) }));
+  const streamed = await measureStreams(
+    { core, stream: opts.stream },
+    { totalBytes: streamBytes, chunkBytes: 64 * 1024, rounds: streamRounds },
+  );
+  const streamRows: TaskRow[] = streamed.map((r) => ({
+    id: r.case,
+    label: r.case,
+    samples: r.mbps,
+    median: median(r.mbps),
+  }));
   partial({ stream: { totalBytes: streamBytes, chunkBytes: 64 * 1024, rounds: streamRounds, rows: streamRows } });
 
   log('batches of 4096 small messages');
@@ -210,7 +273,10 @@ export async function runBrowserBench(opts: BrowserRunOptions): Promise<BrowserB
     rounds: quick ? 2 : 11,
     targetMs,
     // All digests of a batch in flight at once, then awaited together: WebCrypto's fastest form.
-    sha256: { label: 'WebCrypto SHA-256', batch: (ms) => Promise.all(ms.map((m) => crypto.subtle.digest('SHA-256', m as Uint8Array<ArrayBuffer>))) },
+    sha256: {
+      label: 'WebCrypto SHA-256',
+      batch: (ms) => Promise.all(ms.map((m) => crypto.subtle.digest('SHA-256', m as Uint8Array<ArrayBuffer>))),
+    },
     log,
     pause: macrotask,
   });

@@ -50,7 +50,9 @@ export function browserSection(report: BrowserBenchReport, ctx: BrowserSectionCo
   );
   for (const mode of cfg.modes) {
     out.push('');
-    out.push(`### ${ctx.engine}: ${mode === 'one-shot' ? 'one-shot, the whole input in one call' : `incremental, a fresh hasher fed ${formatSize(cfg.updateSize)} updates`}`);
+    out.push(
+      `### ${ctx.engine}: ${mode === 'one-shot' ? 'one-shot, the whole input in one call' : `incremental, a fresh hasher fed ${formatSize(cfg.updateSize)} updates`}`,
+    );
     out.push('');
     out.push(throughputTable(report, mode));
   }

@@ -35,7 +35,8 @@ const args = scriptArgs({
   render: { type: 'boolean', default: false },
 });
 const engines = args.engines!.split(',').map((e) => e.trim()) as Engine[];
-for (const e of engines) if (!ENGINES.includes(e)) throw new RangeError(`--engines: unknown engine ${e} (known: ${ENGINES.join(', ')})`);
+for (const e of engines)
+  if (!ENGINES.includes(e)) throw new RangeError(`--engines: unknown engine ${e} (known: ${ENGINES.join(', ')})`);
 const quick = args.quick ?? false;
 // Quick runs are a look only: they never overwrite the committed results.
 const write = !quick && !(args['no-write'] ?? false);
@@ -53,7 +54,12 @@ const core = coreRevision(repoRoot);
 const docFile = join(repoRoot, 'docs', 'BENCHMARKS.md');
 
 /** Chart and section of one engine's run; the section is written into the doc right away. */
-function writeOutputs(engine: Engine, engineName: string, report: BrowserBenchReport, saved: { machine: typeof machine; core: typeof core }): string {
+function writeOutputs(
+  engine: Engine,
+  engineName: string,
+  report: BrowserBenchReport,
+  saved: { machine: typeof machine; core: typeof core },
+): string {
   const section = browserSection(report, {
     engine: engineName,
     machine: saved.machine,
@@ -74,7 +80,10 @@ function writeOutputs(engine: Engine, engineName: string, report: BrowserBenchRe
 if (args.render) {
   for (const engine of engines) {
     const dir = join(benchDir, 'results');
-    const newest = readdirSync(dir).filter((f) => f.startsWith(`browser-${engine}-`) && f.endsWith('.json')).sort().pop();
+    const newest = readdirSync(dir)
+      .filter((f) => f.startsWith(`browser-${engine}-`) && f.endsWith('.json'))
+      .sort()
+      .pop();
     if (!newest) throw new Error(`no saved results for ${engine} in ${shown(dir)}`);
     const saved = JSON.parse(readFileSync(join(dir, newest), 'utf8')) as SavedRun;
     writeOutputs(engine, saved.engine, saved.report, saved);
@@ -84,7 +93,9 @@ if (args.render) {
 }
 
 if (!existsSync(join(repoRoot, 'demo', 'dist', 'bench.html'))) {
-  throw new Error('demo/dist/bench.html is missing: run `node scripts/pnpm.mjs run build` first (the root bench:browsers script does)');
+  throw new Error(
+    'demo/dist/bench.html is missing: run `node scripts/pnpm.mjs run build` first (the root bench:browsers script does)',
+  );
 }
 
 /** What every engine's page is polled for: progress lines and, at the end, the report. */
@@ -115,9 +126,21 @@ async function follow(engine: Engine, poll: () => Promise<Poll>): Promise<void> 
   }
 }
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
-async function inPlaywright(engine: 'chromium' | 'firefox', url: string): Promise<{ version: string; report: BrowserBenchReport }> {
+async function inPlaywright(
+  engine: 'chromium' | 'firefox',
+  url: string,
+): Promise<{ version: string; report: BrowserBenchReport }> {
   const browser: Browser =
     engine === 'chromium'
       ? await chromium.launch({ executablePath: BROWSER_PATHS.chromium, args: CHROMIUM_ARGS })
@@ -157,14 +180,20 @@ function chartFor(engineName: string, report: BrowserBenchReport): string {
   const series = report.candidates
     .map((c) => ({
       label: c.label,
-      points: report.cells.filter((x) => x.mode === 'one-shot' && x.candidate === c.id).map((x) => [x.size, x.median] as const),
+      points: report.cells
+        .filter((x) => x.mode === 'one-shot' && x.candidate === c.id)
+        .map((x) => [x.size, x.median] as const),
     }))
     .filter((s) => s.points.length > 0);
   return `${renderChart(series, { title: `One-shot MB/s by input size, ${engineName}` })}\n`;
 }
 
 const server = await startFixtureServer();
-const query = new URLSearchParams({ auto: '1', ...(quick ? { quick: '1' } : {}), ...(args.rounds ? { rounds: args.rounds } : {}) });
+const query = new URLSearchParams({
+  auto: '1',
+  ...(quick ? { quick: '1' } : {}),
+  ...(args.rounds ? { rounds: args.rounds } : {}),
+});
 const url = `${server.url}/coi/demo/dist/bench.html?${query}`;
 let failed = false;
 try {
@@ -185,7 +214,10 @@ try {
       writeFileSync(resultsFile, `${JSON.stringify(saved, null, 1)}\n`);
     }
     console.log(`\n${writeOutputs(engine, engineName, report, { machine, core })}\n`);
-    if (write) console.log(`wrote ${shown(resultsFile)}, docs/bench-${engine}.svg and the ${engine} section of docs/BENCHMARKS.md`);
+    if (write)
+      console.log(
+        `wrote ${shown(resultsFile)}, docs/bench-${engine}.svg and the ${engine} section of docs/BENCHMARKS.md`,
+      );
   }
 } finally {
   await server.close();

@@ -12,7 +12,12 @@ export interface BundleSize {
 }
 
 /** Bundles `source` (an ES module) for the browser, minified, and measures it. */
-export async function measureBundle(name: string, entry: string, source: string, resolveDir: string): Promise<BundleSize> {
+export async function measureBundle(
+  name: string,
+  entry: string,
+  source: string,
+  resolveDir: string,
+): Promise<BundleSize> {
   const out = await build({
     stdin: { contents: source, resolveDir, loader: 'js' },
     bundle: true,
@@ -32,9 +37,24 @@ export async function measureBundle(name: string, entry: string, source: string,
  */
 export async function measureBundles(coreDistIndex: string, resolveDir: string): Promise<BundleSize[]> {
   return Promise.all([
-    measureBundle('@blake3-web/core', 'dist/index.js, every export', `export * from ${JSON.stringify(coreDistIndex)};`, resolveDir),
-    measureBundle('@blake3-web/core', '{ blake3 }', `export { blake3 } from ${JSON.stringify(coreDistIndex)};`, resolveDir),
-    measureBundle('blake3-jit', '{ hash, createHasher }', `export { hash, createHasher } from 'blake3-jit';`, resolveDir),
+    measureBundle(
+      '@blake3-web/core',
+      'dist/index.js, every export',
+      `export * from ${JSON.stringify(coreDistIndex)};`,
+      resolveDir,
+    ),
+    measureBundle(
+      '@blake3-web/core',
+      '{ blake3 }',
+      `export { blake3 } from ${JSON.stringify(coreDistIndex)};`,
+      resolveDir,
+    ),
+    measureBundle(
+      'blake3-jit',
+      '{ hash, createHasher }',
+      `export { hash, createHasher } from 'blake3-jit';`,
+      resolveDir,
+    ),
     measureBundle('hash-wasm', '{ createBLAKE3 }', `export { createBLAKE3 } from 'hash-wasm';`, resolveDir),
     measureBundle('@noble/hashes', '{ blake3 }', `export { blake3 } from '@noble/hashes/blake3.js';`, resolveDir),
   ]);

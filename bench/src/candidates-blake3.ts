@@ -57,7 +57,11 @@ export interface Blake3JitApi {
  * blake3-jit's `hash()` switches itself: pure JS below 4 KiB, its runtime-generated WASM SIMD
  * kernel from 4 KiB. Its `Hasher` (incremental) is pure JS at every size.
  */
-export function blake3JitCandidate(api: Blake3JitApi = { hash: jitHash, createHasher: jitCreateHasher }, id = 'blake3-jit', label = 'blake3-jit'): Candidate {
+export function blake3JitCandidate(
+  api: Blake3JitApi = { hash: jitHash, createHasher: jitCreateHasher },
+  id = 'blake3-jit',
+  label = 'blake3-jit',
+): Candidate {
   return {
     id,
     label,

@@ -87,12 +87,20 @@ export function environmentSection(title: string, report: BenchReport, resultsLi
   out.push('');
   out.push('Notes on the rows:');
   out.push('');
-  out.push('- blake3-jit switches by itself: pure JS below 4 KiB, its runtime-generated WASM SIMD kernel from 4 KiB. ' +
-    '"blake3-jit, JS path" is a second copy loaded where `WebAssembly.validate` says no, as in an engine without SIMD, so its `hash()` stays on JS at every size; ' +
-    'below 4 KiB both rows run the same code. Its incremental `Hasher` is pure JS at every size.');
-  out.push('- hash-wasm (WASM without SIMD) creates hashers asynchronously; both modes reuse one hasher with `init()` per message, its documented fast path, and ask for binary output.');
-  out.push('- Incremental rows create a new hasher per message (`blake3.create()`, `createHasher()`, `blake3.create()` of noble, `createHash()`), so at 64 B and 1 KiB they mostly measure that setup and the garbage collection it causes, which makes those cells the noisiest (see the quartiles in the JSON); hash-wasm re-initialises its one hasher instead.');
-  out.push('- node:crypto SHA-256 is not BLAKE3: it is the platform baseline (OpenSSL, hardware SHA extensions where the CPU has them). One-shot uses `crypto.hash()`.');
+  out.push(
+    '- blake3-jit switches by itself: pure JS below 4 KiB, its runtime-generated WASM SIMD kernel from 4 KiB. ' +
+      '"blake3-jit, JS path" is a second copy loaded where `WebAssembly.validate` says no, as in an engine without SIMD, so its `hash()` stays on JS at every size; ' +
+      'below 4 KiB both rows run the same code. Its incremental `Hasher` is pure JS at every size.',
+  );
+  out.push(
+    '- hash-wasm (WASM without SIMD) creates hashers asynchronously; both modes reuse one hasher with `init()` per message, its documented fast path, and ask for binary output.',
+  );
+  out.push(
+    '- Incremental rows create a new hasher per message (`blake3.create()`, `createHasher()`, `blake3.create()` of noble, `createHash()`), so at 64 B and 1 KiB they mostly measure that setup and the garbage collection it causes, which makes those cells the noisiest (see the quartiles in the JSON); hash-wasm re-initialises its one hasher instead.',
+  );
+  out.push(
+    '- node:crypto SHA-256 is not BLAKE3: it is the platform baseline (OpenSSL, hardware SHA extensions where the CPU has them). One-shot uses `crypto.hash()`.',
+  );
   out.push('');
   out.push('### Bundle size');
   out.push('');

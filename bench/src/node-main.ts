@@ -10,7 +10,13 @@ import { backend, blake3, ready, setBackend } from '@blake3-web/core';
 
 import { measureBundles } from './bundle-size.ts';
 import type { Candidate, Mode, Reference } from './candidate.ts';
-import { blake3JitCandidate, coreCandidates, coreReusedHasherCandidate, hashWasmCandidate, nobleCandidate } from './candidates-blake3.ts';
+import {
+  blake3JitCandidate,
+  coreCandidates,
+  coreReusedHasherCandidate,
+  hashWasmCandidate,
+  nobleCandidate,
+} from './candidates-blake3.ts';
 import { blake3JitJsPathCandidate, nodeSha256Candidate } from './candidates-node.ts';
 import { coreRevision } from './core-revision.ts';
 import { describeMachine } from './machine-node.ts';
@@ -51,7 +57,8 @@ const require = createRequire(import.meta.url);
 const coreDistIndex = require.resolve('@blake3-web/core');
 
 function peerVersion(pkg: string): string {
-  return (JSON.parse(readFileSync(join(benchDir, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
+  return (JSON.parse(readFileSync(join(benchDir, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string })
+    .version;
 }
 
 const peers = [
@@ -85,7 +92,9 @@ const core = coreRevision(repoRoot);
 const loadBefore = loadavg()[0];
 const cpuBefore = process.cpuUsage();
 const wallBefore = performance.now();
-console.log(`${quick ? 'quick' : 'full'} run: ${rounds} rounds, ~${targetMs} ms of ${clock} time per sample, ${candidates.length} implementations`);
+console.log(
+  `${quick ? 'quick' : 'full'} run: ${rounds} rounds, ~${targetMs} ms of ${clock} time per sample, ${candidates.length} implementations`,
+);
 const result = await runRounds({
   candidates,
   reference,

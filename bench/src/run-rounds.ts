@@ -144,7 +144,10 @@ export async function runRounds(opts: RunOptions): Promise<RunResult> {
       }
     }
     log(`round ${r + 1}/${opts.rounds} done at ${((now() - started) / 1000).toFixed(0)} s`);
-    opts.onRound?.(groups.flat().map((w) => w.cell), r);
+    opts.onRound?.(
+      groups.flat().map((w) => w.cell),
+      r,
+    );
   }
 
   const cells = groups.flat().map((w) => w.cell);

@@ -4,7 +4,9 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 type Options = NonNullable<ParseArgsConfig['options']>;
 
 /** The script's options; `pnpm run bench -- --quick` hands the script a literal `--` first, skipped. */
-export function scriptArgs<const O extends Options>(options: O): ReturnType<typeof parseArgs<{ args: string[]; options: O }>>['values'] {
+export function scriptArgs<const O extends Options>(
+  options: O,
+): ReturnType<typeof parseArgs<{ args: string[]; options: O }>>['values'] {
   const argv = process.argv.slice(2);
   return parseArgs({ args: argv[0] === '--' ? argv.slice(1) : argv, options }).values;
 }

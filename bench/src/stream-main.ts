@@ -22,7 +22,16 @@ async function inChromium(): Promise<{ version: string; result: StreamBenchResul
   const server = await startFixtureServer();
   const browser = await chromium.launch({
     executablePath: BROWSER_PATHS.chromium,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   try {
     const page = await browser.newPage();
@@ -47,14 +56,19 @@ async function inChromium(): Promise<{ version: string; result: StreamBenchResul
 
 function table(result: StreamBenchResult): string {
   const base = median(result[0].mbps);
-  const rows = result.map((r) => `| ${r.case} | ${median(r.mbps).toFixed(0)} | ${(median(r.mbps) / base).toFixed(2)} |`);
+  const rows = result.map(
+    (r) => `| ${r.case} | ${median(r.mbps).toFixed(0)} | ${(median(r.mbps) / base).toFixed(2)} |`,
+  );
   const lines = ['| | MB/s | × one-shot |', '|:--|--:|--:|', ...rows];
   // Time per byte adds up: hashing as fast as one-shot plus the bare pipeline's own cost.
   const best = (floorCase: string) => {
     const floor = result.find((r) => r.case === floorCase);
     return floor ? (1 / (1 + base / median(floor.mbps))).toFixed(2) : '?';
   };
-  lines.push('', `Best possible for a pass-through here (one-shot hashing plus the bare pipeline): ${best('TransformStream, no hashing')}x one-shot; for one that copies each chunk: ${best('TransformStream, copying, no hashing')}x.`);
+  lines.push(
+    '',
+    `Best possible for a pass-through here (one-shot hashing plus the bare pipeline): ${best('TransformStream, no hashing')}x one-shot; for one that copies each chunk: ${best('TransformStream, copying, no hashing')}x.`,
+  );
   return lines.join('\n');
 }
 

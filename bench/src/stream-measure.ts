@@ -16,12 +16,15 @@ export async function measureStreams(
   const expected = core.bytesToHex(core.blake3(data));
   const source = () => {
     let off = 0;
-    return new ReadableStream<Uint8Array>({
-      pull(c) {
-        if (off >= totalBytes) c.close();
-        else (c.enqueue(data.subarray(off, off + chunkBytes)), (off += chunkBytes));
+    return new ReadableStream<Uint8Array>(
+      {
+        pull(c) {
+          if (off >= totalBytes) c.close();
+          else (c.enqueue(data.subarray(off, off + chunkBytes)), (off += chunkBytes));
+        },
       },
-    }, { highWaterMark: 0 });
+      { highWaterMark: 0 },
+    );
   };
   const drain = async (r: ReadableStream<Uint8Array>) => {
     const reader = r.getReader();
@@ -29,25 +32,31 @@ export async function measureStreams(
   };
   const cases: Record<string, () => Promise<string>> = {
     'one-shot blake3()': async () => core.bytesToHex(core.blake3(data)),
-    'Blake3Stream': async () => {
+    Blake3Stream: async () => {
       const s = new stream.Blake3Stream();
       await drain(source().pipeThrough(s));
       return core.bytesToHex(await s.digest);
     },
-    'VerifyStream': async () => {
+    VerifyStream: async () => {
       await drain(source().pipeThrough(new stream.VerifyStream(expected)));
       return expected;
     },
     'hashStream()': async () => core.bytesToHex(await stream.hashStream(source())),
     // The floor under any pass-through: the same pipeline with a transform that only forwards.
     'TransformStream, no hashing': async () => {
-      await drain(source().pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ transform: (c, ctl) => ctl.enqueue(c) })));
+      await drain(
+        source().pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ transform: (c, ctl) => ctl.enqueue(c) })),
+      );
       return expected;
     },
     // The floor under a pass-through that hands the reader its own copy of each chunk, as the
     // streams do so that a writer reusing its buffer cannot change what was hashed.
     'TransformStream, copying, no hashing': async () => {
-      await drain(source().pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ transform: (c, ctl) => ctl.enqueue(c.slice()) })));
+      await drain(
+        source().pipeThrough(
+          new TransformStream<Uint8Array, Uint8Array>({ transform: (c, ctl) => ctl.enqueue(c.slice()) }),
+        ),
+      );
       return expected;
     },
   };

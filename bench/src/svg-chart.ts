@@ -54,21 +54,31 @@ export function renderChart(series: readonly ChartSeries[], opts: ChartOptions):
   // Whole decades on the MB/s axis, so the gridlines are round numbers.
   const yLo = ys.length ? 10 ** Math.floor(Math.log10(Math.min(...ys))) : 1;
   const yHi = ys.length ? 10 ** Math.ceil(Math.log10(Math.max(...ys))) : 10000;
-  const lx = (x: number) => m.left + ((Math.log(x) - Math.log(xLo)) / Math.max(Math.log(xHi) - Math.log(xLo), 1e-9)) * plotW;
-  const ly = (y: number) => m.top + plotH - ((Math.log(y) - Math.log(yLo)) / Math.max(Math.log(yHi) - Math.log(yLo), 1e-9)) * plotH;
+  const lx = (x: number) =>
+    m.left + ((Math.log(x) - Math.log(xLo)) / Math.max(Math.log(xHi) - Math.log(xLo), 1e-9)) * plotW;
+  const ly = (y: number) =>
+    m.top + plotH - ((Math.log(y) - Math.log(yLo)) / Math.max(Math.log(yHi) - Math.log(yLo), 1e-9)) * plotH;
   const out: string[] = [];
-  out.push(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-labelledby="chart-title" font-family="system-ui, sans-serif" font-size="12">`);
+  out.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-labelledby="chart-title" font-family="system-ui, sans-serif" font-size="12">`,
+  );
   out.push(`<title id="chart-title">${escapeXml(opts.title)}</title>`);
   out.push(`<rect width="${width}" height="${height}" fill="#fff"/>`);
-  out.push(`<text x="${width / 2}" y="20" text-anchor="middle" font-size="14" font-weight="600">${escapeXml(opts.title)}</text>`);
+  out.push(
+    `<text x="${width / 2}" y="20" text-anchor="middle" font-size="14" font-weight="600">${escapeXml(opts.title)}</text>`,
+  );
   // Grid and axes.
   const sizeTicks = [...new Set(xs)].sort((a, b) => a - b);
   for (const x of sizeTicks) {
-    out.push(`<line x1="${lx(x).toFixed(1)}" x2="${lx(x).toFixed(1)}" y1="${m.top}" y2="${m.top + plotH}" stroke="#e5e5e5"/>`);
+    out.push(
+      `<line x1="${lx(x).toFixed(1)}" x2="${lx(x).toFixed(1)}" y1="${m.top}" y2="${m.top + plotH}" stroke="#e5e5e5"/>`,
+    );
     out.push(`<text x="${lx(x).toFixed(1)}" y="${m.top + plotH + 16}" text-anchor="middle">${formatSize(x)}</text>`);
   }
   for (const y of logTicks(yLo, yHi)) {
-    out.push(`<line x1="${m.left}" x2="${m.left + plotW}" y1="${ly(y).toFixed(1)}" y2="${ly(y).toFixed(1)}" stroke="#e5e5e5"/>`);
+    out.push(
+      `<line x1="${m.left}" x2="${m.left + plotW}" y1="${ly(y).toFixed(1)}" y2="${ly(y).toFixed(1)}" stroke="#e5e5e5"/>`,
+    );
     out.push(`<text x="${m.left - 6}" y="${(ly(y) + 4).toFixed(1)}" text-anchor="end">${formatMbps(y)}</text>`);
   }
   out.push(`<rect x="${m.left}" y="${m.top}" width="${plotW}" height="${plotH}" fill="none" stroke="#888"/>`);
@@ -81,16 +91,22 @@ export function renderChart(series: readonly ChartSeries[], opts: ChartOptions):
     const label = escapeXml(s.label);
     if (pts.length > 1) {
       const d = pts.map(([x, y], k) => `${k ? 'L' : 'M'}${lx(x).toFixed(1)} ${ly(y).toFixed(1)}`).join(' ');
-      out.push(`<path d="${d}" fill="none" stroke="${colour}" stroke-width="2"${DASHES[i % DASHES.length] ? ` stroke-dasharray="${DASHES[i % DASHES.length]}"` : ''}/>`);
+      out.push(
+        `<path d="${d}" fill="none" stroke="${colour}" stroke-width="2"${DASHES[i % DASHES.length] ? ` stroke-dasharray="${DASHES[i % DASHES.length]}"` : ''}/>`,
+      );
     }
     for (const [x, y] of pts) {
-      out.push(`<circle class="point" cx="${lx(x).toFixed(1)}" cy="${ly(y).toFixed(1)}" r="3.5" fill="${colour}"><title>${label}: ${formatSize(x)}, ${y.toFixed(0)} MB/s</title></circle>`);
+      out.push(
+        `<circle class="point" cx="${lx(x).toFixed(1)}" cy="${ly(y).toFixed(1)}" r="3.5" fill="${colour}"><title>${label}: ${formatSize(x)}, ${y.toFixed(0)} MB/s</title></circle>`,
+      );
     }
     const col = i % 2;
     const row = Math.floor(i / 2);
     const lxPos = m.left + col * (plotW / 2);
     const lyPos = height - legendRows * 18 + row * 18 - 4;
-    out.push(`<line x1="${lxPos}" x2="${lxPos + 24}" y1="${lyPos - 4}" y2="${lyPos - 4}" stroke="${colour}" stroke-width="2"${DASHES[i % DASHES.length] ? ` stroke-dasharray="${DASHES[i % DASHES.length]}"` : ''}/>`);
+    out.push(
+      `<line x1="${lxPos}" x2="${lxPos + 24}" y1="${lyPos - 4}" y2="${lyPos - 4}" stroke="${colour}" stroke-width="2"${DASHES[i % DASHES.length] ? ` stroke-dasharray="${DASHES[i % DASHES.length]}"` : ''}/>`,
+    );
     out.push(`<circle cx="${lxPos + 12}" cy="${lyPos - 4}" r="3.5" fill="${colour}"/>`);
     out.push(`<text x="${lxPos + 30}" y="${lyPos}">${label}</text>`);
   });

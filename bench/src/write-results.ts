@@ -28,7 +28,9 @@ export function saveReport(report: BenchReport, resultsFile: string): void {
 /** Rewrites the Node section of docs/BENCHMARKS.md, keeping every other section and all text outside markers. */
 export function updateDoc(section: string): void {
   mkdirSync(dirname(docFile), { recursive: true });
-  const doc = existsSync(docFile) ? readFileSync(docFile, 'utf8') : readFileSync(join(benchDir, 'benchmarks-doc-header.md'), 'utf8');
+  const doc = existsSync(docFile)
+    ? readFileSync(docFile, 'utf8')
+    : readFileSync(join(benchDir, 'benchmarks-doc-header.md'), 'utf8');
   writeFileSync(docFile, replaceSection(doc, 'node', section));
 }
 

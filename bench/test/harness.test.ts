@@ -56,22 +56,45 @@ test('a candidate with a wrong digest or an exception gets no cell', async () =>
     'one-shot/throws/64',
   ]);
   for (const c of r.cells) assert.equal(c.samples.length, 2);
-  const failed = r.verifications.filter((v) => !v.ok).map((v) => `${v.mode}/${v.candidate}/${v.size}`).sort();
-  assert.deepEqual(failed, ['incremental/throws/3000', 'incremental/throws/64', 'one-shot/wrong/3000', 'one-shot/wrong/64']);
+  const failed = r.verifications
+    .filter((v) => !v.ok)
+    .map((v) => `${v.mode}/${v.candidate}/${v.size}`)
+    .sort();
+  assert.deepEqual(failed, [
+    'incremental/throws/3000',
+    'incremental/throws/64',
+    'one-shot/wrong/3000',
+    'one-shot/wrong/64',
+  ]);
   assert.match(r.verifications.find((v) => v.candidate === 'throws' && !v.ok)?.detail ?? '', /RangeError: no/);
 });
 
 test('select runs before every use of a candidate', async () => {
   let selected = 0;
   const c: Candidate = { ...good, id: 'sel', select: () => selected++ };
-  await runRounds({ candidates: [c], reference, sizes: [64], modes: ['one-shot'], rounds: 3, targetMs: 1, updateSize: 64 });
+  await runRounds({
+    candidates: [c],
+    reference,
+    sizes: [64],
+    modes: ['one-shot'],
+    rounds: 3,
+    targetMs: 1,
+    updateSize: 64,
+  });
   assert.ok(selected >= 1 + 1 + 3, `select ran ${selected} times`);
 });
 
 test('splitInput covers the input with views of at most the piece size', () => {
   const input = new Uint8Array(10).map((_, i) => i);
   const pieces = splitInput(input, 4);
-  assert.deepEqual(pieces.map((p) => [...p]), [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]]);
+  assert.deepEqual(
+    pieces.map((p) => [...p]),
+    [
+      [0, 1, 2, 3],
+      [4, 5, 6, 7],
+      [8, 9],
+    ],
+  );
   assert.equal(pieces[1].buffer, input.buffer);
 });
 
@@ -82,7 +105,8 @@ test('median and quartiles interpolate', () => {
 });
 
 test('replaceSection rewrites only its own section and appends when absent', () => {
-  const doc = '# B\n\nintro\n\n<!-- bench:node:start -->\nold\n<!-- bench:node:end -->\n\n<!-- bench:chromium:start -->\nkeep\n<!-- bench:chromium:end -->\n';
+  const doc =
+    '# B\n\nintro\n\n<!-- bench:node:start -->\nold\n<!-- bench:node:end -->\n\n<!-- bench:chromium:start -->\nkeep\n<!-- bench:chromium:end -->\n';
   const next = replaceSection(doc, 'node', 'new');
   assert.equal(next, doc.replace('old', 'new'));
   const appended = replaceSection('# B\n', 'pool', 'p');
@@ -104,11 +128,20 @@ test('batches: a hashMany or hashManyInto that disagrees with blake3() is never 
   const core = await import('@blake3-web/core');
   const opts = { count: 8, rounds: 1, targetMs: 0 };
   const results = await measureBatches(core, opts);
-  assert.deepEqual(results.map((r) => r.workload), ['64', '1k', 'random-4k']);
+  assert.deepEqual(
+    results.map((r) => r.workload),
+    ['64', '1k', 'random-4k'],
+  );
   for (const r of results) for (const row of r.rows) assert.equal(row.samples.length, 1, `${r.workload} ${row.id}`);
-  const wrongMany = { ...core, hashMany: (xs: Uint8Array[]) => core.hashMany(xs).map((d, i) => (i === 5 ? d.map((b) => b ^ 1) : d)) };
+  const wrongMany = {
+    ...core,
+    hashMany: (xs: Uint8Array[]) => core.hashMany(xs).map((d, i) => (i === 5 ? d.map((b) => b ^ 1) : d)),
+  };
   await assert.rejects(measureBatches(wrongMany as typeof core, opts), /hashMany, 64 B, message 5/);
-  const wrongInto = { ...core, hashManyInto: (xs: Uint8Array[], out: Uint8Array) => (core.hashManyInto(xs, out), (out[40] ^= 1)) };
+  const wrongInto = {
+    ...core,
+    hashManyInto: (xs: Uint8Array[], out: Uint8Array) => (core.hashManyInto(xs, out), (out[40] ^= 1)),
+  };
   await assert.rejects(measureBatches(wrongInto as unknown as typeof core, opts), /hashManyInto, 64 B, message 1/);
   assert.match(batchTable(results), /^\| 8 messages of \| loop of blake3\(\) \| hashMany \| hashManyInto \|\n/);
 });

@@ -45,7 +45,10 @@ function encodeBao(bytes: Uint8Array): Encoded {
 }
 
 /** One `bytes=first-last`, `bytes=first-` or `bytes=-suffix` range within `size` bytes; undefined for none or any other form. */
-function byteRange(header: string | undefined, size: number): { first: number; last: number } | 'unsatisfiable' | undefined {
+function byteRange(
+  header: string | undefined,
+  size: number,
+): { first: number; last: number } | 'unsatisfiable' | undefined {
   const m = header === undefined ? null : /^bytes=(\d*)-(\d*)$/.exec(header.trim());
   if (!m || (m[1] === '' && m[2] === '')) return undefined;
   const first = m[1] === '' ? Math.max(0, size - Number(m[2])) : Number(m[1]);
@@ -91,7 +94,8 @@ export function createBlobStore(sizes: readonly number[] = [100_000, 3_000_000])
     if (match[2]) {
       let encoded = encodings.get(match[1]);
       if (!encoded) encodings.set(match[1], (encoded = encodeBao(bytes)));
-      body = match[2] === '.obao' ? encoded.outboard : url.searchParams.has('tamper') ? encoded.baoTampered : encoded.bao;
+      body =
+        match[2] === '.obao' ? encoded.outboard : url.searchParams.has('tamper') ? encoded.baoTampered : encoded.bao;
     } else {
       body = url.searchParams.has('tamper') ? bytes.slice() : bytes;
       if (body !== bytes) body[tamperedOffset(body.length)] ^= 1;

@@ -33,7 +33,13 @@ class TamperingStore extends Blake3FileStore {
 export function createTusUploads(directory = join(tmpdir(), 'blake3-web-demo-uploads')) {
   mkdirSync(directory, { recursive: true });
   const datastore = new TamperingStore({ directory });
-  const server = new Server({ path: UPLOAD_PATH, datastore, allowedHeaders: [ROOT_HEADER], exposedHeaders: [VERIFIED_HEADER], onUploadFinish: verifyBlake3(datastore) });
+  const server = new Server({
+    path: UPLOAD_PATH,
+    datastore,
+    allowedHeaders: [ROOT_HEADER],
+    exposedHeaders: [VERIFIED_HEADER],
+    onUploadFinish: verifyBlake3(datastore),
+  });
   return {
     directory,
     middleware(req: IncomingMessage, res: ServerResponse, next: () => void): void {

@@ -76,10 +76,13 @@ function drawCells(report: Pick<BrowserBenchReport, 'candidates' | 'config'>, ce
   for (const mode of ['one-shot', 'incremental'] as Mode[]) {
     const rows = report.candidates
       .filter((c) => cells.some((x) => x.mode === mode && x.candidate === c.id))
-      .map((c) => [c.label, ...sizes.map((s) => {
-        const cell = cells.find((x) => x.mode === mode && x.candidate === c.id && x.size === s);
-        return cell ? formatMbps(liveMedian(cell)) : '–';
-      })]);
+      .map((c) => [
+        c.label,
+        ...sizes.map((s) => {
+          const cell = cells.find((x) => x.mode === mode && x.candidate === c.id && x.size === s);
+          return cell ? formatMbps(liveMedian(cell)) : '–';
+        }),
+      ]);
     fillTable($(`table-${mode}`), ['implementation', ...sizes.map((s) => `${formatSize(s)} MB/s`)], rows);
   }
   const series = report.candidates
@@ -94,11 +97,23 @@ function drawCells(report: Pick<BrowserBenchReport, 'candidates' | 'config'>, ce
 }
 
 function drawTasks(report: BrowserBenchReport): void {
-  const row = (r: TaskRow, base: TaskRow | undefined) => [r.label, formatMbps(r.median), base ? (r.median / base.median).toFixed(2) : '–'];
+  const row = (r: TaskRow, base: TaskRow | undefined) => [
+    r.label,
+    formatMbps(r.median),
+    base ? (r.median / base.median).toFixed(2) : '–',
+  ];
   const rows = [
-    ...report.pool.rows.map((r) => [`${formatSize(report.pool.blobBytes)} Blob, ${r.label}`, ...row(r, report.pool.rows[0]).slice(1)]),
-    ...report.stream.rows.map((r) => [`${formatSize(report.stream.totalBytes)} in 64 KiB chunks, ${r.label}`, ...row(r, report.stream.rows[0]).slice(1)]),
-    ...(report.batch ?? []).flatMap((b) => b.rows.map((r) => [`${b.count} messages of ${b.label}, ${r.label}`, ...row(r, b.rows[0]).slice(1)])),
+    ...report.pool.rows.map((r) => [
+      `${formatSize(report.pool.blobBytes)} Blob, ${r.label}`,
+      ...row(r, report.pool.rows[0]).slice(1),
+    ]),
+    ...report.stream.rows.map((r) => [
+      `${formatSize(report.stream.totalBytes)} in 64 KiB chunks, ${r.label}`,
+      ...row(r, report.stream.rows[0]).slice(1),
+    ]),
+    ...(report.batch ?? []).flatMap((b) =>
+      b.rows.map((r) => [`${b.count} messages of ${b.label}, ${r.label}`, ...row(r, b.rows[0]).slice(1)]),
+    ),
   ];
   fillTable($('table-tasks'), ['case', 'MB/s', '× first row of its group'], rows);
 }
@@ -154,7 +169,10 @@ async function run(): Promise<void> {
     globalThis.blake3Bench!.report = report;
     exportButton.disabled = false;
     const failures = report.verifications.filter((v) => !v.ok).length;
-    setState('done', `Done in ${(report.elapsedMs / 1000).toFixed(0)} s${failures ? `; ${failures} cells gave wrong output and were not measured (see the log)` : ''}.`);
+    setState(
+      'done',
+      `Done in ${(report.elapsedMs / 1000).toFixed(0)} s${failures ? `; ${failures} cells gave wrong output and were not measured (see the log)` : ''}.`,
+    );
   } catch (err) {
     const e = err as Error;
     globalThis.blake3Bench!.error = `${e.name}: ${e.message}`;
@@ -166,10 +184,15 @@ async function run(): Promise<void> {
 
 $('bench-env').textContent =
   `${browserName()} · ${navigator.hardwareConcurrency} logical cores reported · ` +
-  (globalThis.crossOriginIsolated ? 'cross-origin isolated (fine timers)' : 'not cross-origin isolated: timers are coarse, numbers noisier');
+  (globalThis.crossOriginIsolated
+    ? 'cross-origin isolated (fine timers)'
+    : 'not cross-origin isolated: timers are coarse, numbers noisier');
 $('bench-form').addEventListener('submit', (e) => {
   e.preventDefault();
   void run();
 });
-exportButton.addEventListener('click', () => globalThis.blake3Bench?.report && exportJson(globalThis.blake3Bench.report));
+exportButton.addEventListener(
+  'click',
+  () => globalThis.blake3Bench?.report && exportJson(globalThis.blake3Bench.report),
+);
 if (params.get('auto') === '1') void run();

@@ -4,7 +4,7 @@
 export function formatBytes(n: number): string {
   const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
   let i = 0;
-  while (n >= 1024 && i < units.length - 1) (n /= 1024), i++;
+  while (n >= 1024 && i < units.length - 1) ((n /= 1024), i++);
   return `${n.toFixed(i === 0 ? 0 : 1)} ${units[i]}`;
 }
 

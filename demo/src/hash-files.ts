@@ -27,7 +27,11 @@ let nextId = 0;
 const queue: Row[] = [];
 let running = false;
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLElementTagNameMap[K]> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
+function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Partial<HTMLElementTagNameMap[K]> = {},
+  ...children: (Node | string)[]
+): HTMLElementTagNameMap[K] {
   const node = Object.assign(document.createElement(tag), props);
   node.append(...children);
   return node;
@@ -63,7 +67,14 @@ function makeRow(file: File, opts: Blake3Opts, summary: string): Row {
   const digest = el('output', { id: `${id}-digest`, className: 'mono digest' });
   const cancel = el('button', { type: 'button', className: 'cancel', textContent: 'Cancel' });
   const copy = el('button', { type: 'button', className: 'copy', textContent: 'Copy', disabled: true });
-  const verify = el('input', { id: `${id}-verify`, type: 'text', className: 'mono verify', autocomplete: 'off', spellcheck: false, placeholder: 'paste a hex digest' });
+  const verify = el('input', {
+    id: `${id}-verify`,
+    type: 'text',
+    className: 'mono verify',
+    autocomplete: 'off',
+    spellcheck: false,
+    placeholder: 'paste a hex digest',
+  });
   const verdict = el('span', { className: 'verdict', role: 'status' });
   progress.setAttribute('aria-label', `Progress for ${file.name}`);
   digest.setAttribute('aria-label', `BLAKE3 of ${file.name}`);
@@ -72,13 +83,37 @@ function makeRow(file: File, opts: Blake3Opts, summary: string): Row {
   const li = el(
     'li',
     { className: 'result' },
-    el('div', { className: 'result-head' }, el('strong', { className: 'name', textContent: file.name || '(unnamed)' }), ` ${formatBytes(file.size)} · ${summary}`),
+    el(
+      'div',
+      { className: 'result-head' },
+      el('strong', { className: 'name', textContent: file.name || '(unnamed)' }),
+      ` ${formatBytes(file.size)} · ${summary}`,
+    ),
     el('div', { className: 'result-progress' }, progress, cancel),
     stats,
     el('div', { className: 'result-digest' }, digest, copy),
-    el('div', { className: 'result-verify' }, el('label', { htmlFor: verify.id, textContent: 'Verify against' }), verify, verdict),
+    el(
+      'div',
+      { className: 'result-verify' },
+      el('label', { htmlFor: verify.id, textContent: 'Verify against' }),
+      verify,
+      verdict,
+    ),
   );
-  const row: Row = { file, opts, controller: new AbortController(), li, progress, stats, digest, cancel, copy, verify, verdict, hex: '' };
+  const row: Row = {
+    file,
+    opts,
+    controller: new AbortController(),
+    li,
+    progress,
+    stats,
+    digest,
+    cancel,
+    copy,
+    verify,
+    verdict,
+    hex: '',
+  };
   cancel.addEventListener('click', () => row.controller.abort(new DOMException('cancelled by the user', 'AbortError')));
   copy.addEventListener('click', () => {
     void navigator.clipboard?.writeText(row.hex).then(

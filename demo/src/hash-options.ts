@@ -15,7 +15,8 @@ export function parseOptions(mode: Mode, keyHex: string, context: string, dkLenT
   const suffix = dkLen === 32 ? '' : `, ${dkLen} bytes`;
   if (mode === 'keyed') {
     const key = keyHex.trim();
-    if (!/^[0-9a-fA-F]{64}$/.test(key)) return { ok: false, error: `The key must be 64 hex digits (32 bytes); it has ${key.length} characters.` };
+    if (!/^[0-9a-fA-F]{64}$/.test(key))
+      return { ok: false, error: `The key must be 64 hex digits (32 bytes); it has ${key.length} characters.` };
     return { ok: true, opts: { key: hexToBytes(key.toLowerCase()), dkLen }, summary: `keyed${suffix}` };
   }
   if (mode === 'derive') {

@@ -8,7 +8,13 @@
 //   (as a manifest generated at build time carries it; it doubles as the revision);
 // - `ignore=<name>`: a search parameter the precache route ignores when it matches URLs, beside
 //   Workbox's default `utm_*` and `fbclid`.
-import { Blake3IntegrityPlugin, firstOf, hashFromPrecacheManifest, hashFromUrlPath, type Blake3PrecacheEntry } from '@blake3-web/workbox';
+import {
+  Blake3IntegrityPlugin,
+  firstOf,
+  hashFromPrecacheManifest,
+  hashFromUrlPath,
+  type Blake3PrecacheEntry,
+} from '@blake3-web/workbox';
 import { clientsClaim } from 'workbox-core';
 import { addPlugins, precacheAndRoute } from 'workbox-precaching';
 
@@ -31,5 +37,9 @@ const escape = (name: string) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 // Added before precacheAndRoute so install already uses it.
 addPlugins([new Blake3IntegrityPlugin({ expectedHash: firstOf(hashFromPrecacheManifest(manifest), hashFromUrlPath) })]);
 precacheAndRoute(manifest, {
-  ignoreURLParametersMatching: [/^utm_/, /^fbclid$/, ...params.getAll('ignore').map((name) => new RegExp(`^${escape(name)}$`))],
+  ignoreURLParametersMatching: [
+    /^utm_/,
+    /^fbclid$/,
+    ...params.getAll('ignore').map((name) => new RegExp(`^${escape(name)}$`)),
+  ],
 });

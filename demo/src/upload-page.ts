@@ -43,7 +43,10 @@ function start(file: File): void {
       finish();
       const root = lastResponse.getHeader('Upload-Blake3-Verified');
       verdict.textContent = root ? `Verified: ${root}` : 'The server did not say it verified the upload.';
-      void b3.root.then((mine) => (status.textContent = `Done: ${formatBytes(file.size)} read once (${formatBytes(b3.bytesRead)} in all); this page's root ${bytesToHex(mine)}.`));
+      void b3.root.then(
+        (mine) =>
+          (status.textContent = `Done: ${formatBytes(file.size)} read once (${formatBytes(b3.bytesRead)} in all); this page's root ${bytesToHex(mine)}.`),
+      );
     },
     onError(error) {
       finish();

@@ -22,7 +22,9 @@ function report(text: string, state: 'ok' | 'error' | 'busy'): void {
 }
 
 function method(): 'plugin' | 'bao' {
-  return (document.querySelector('input[name="method"]:checked') as HTMLInputElement | null)?.value === 'bao' ? 'bao' : 'plugin';
+  return (document.querySelector('input[name="method"]:checked') as HTMLInputElement | null)?.value === 'bao'
+    ? 'bao'
+    : 'plugin';
 }
 
 const mismatches = new Map<string, Mismatch>();
@@ -46,7 +48,9 @@ async function controlled(): Promise<void> {
   await navigator.serviceWorker.ready;
   // The first load is not controlled until the worker claims it.
   if (!navigator.serviceWorker.controller) {
-    await new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }));
+    await new Promise((resolve) =>
+      navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }),
+    );
   }
 }
 
@@ -61,7 +65,10 @@ async function downloadThroughWorker(hex: string): Promise<void> {
     report(`verified: ${bytes.length} bytes, BLAKE3 ${hex}`, 'ok');
   } catch (err) {
     const m = await mismatchFor(url);
-    report(m ? `refused: BLAKE3 mismatch, expected ${m.expected}, got ${m.actual}` : `refused: ${(err as Error).message}`, 'error');
+    report(
+      m ? `refused: BLAKE3 mismatch, expected ${m.expected}, got ${m.actual}` : `refused: ${(err as Error).message}`,
+      'error',
+    );
   }
 }
 
@@ -113,7 +120,9 @@ async function blobList(): Promise<BlobInfo[]> {
   const type = res?.headers.get('Content-Type') ?? '';
   // A static host answers 404, or its fallback page: either way there is no blob store.
   if (!res?.ok || !type.includes('json')) {
-    throw new Error('this host has no blob store (it exists on `npm start` and the dev server, not on a static copy of the site)');
+    throw new Error(
+      'this host has no blob store (it exists on `npm start` and the dev server, not on a static copy of the site)',
+    );
   }
   return (await res.json()) as BlobInfo[];
 }

@@ -27,7 +27,11 @@ export type App = {
 };
 
 /** One install of an example: apps that differ only in mode share it. */
-export type Install = { readonly key: string; readonly dir: string; readonly devDependencies?: Readonly<Record<string, string>> };
+export type Install = {
+  readonly key: string;
+  readonly dir: string;
+  readonly devDependencies?: Readonly<Record<string, string>>;
+};
 
 // Vite 6 and 7 pre-bundle dependencies for the dev server into .vite/deps, without the worker file.
 const VITE_MAJORS: readonly [string, Record<string, string> | undefined, App['worker']][] = [
@@ -38,7 +42,14 @@ const VITE_MAJORS: readonly [string, Record<string, string> | undefined, App['wo
 ];
 
 export const APPS: readonly App[] = [
-  { name: 'no bundler (import map)', dir: 'importmap', install: 'importmap', mode: 'build', serve: '.', worker: 'file' },
+  {
+    name: 'no bundler (import map)',
+    dir: 'importmap',
+    install: 'importmap',
+    mode: 'build',
+    serve: '.',
+    worker: 'file',
+  },
   ...VITE_MAJORS.flatMap(([key, devDependencies, devWorker]): App[] => [
     { name: `${key} dev`, dir: 'vite', install: key, devDependencies, mode: 'dev', worker: devWorker },
     { name: `${key} build`, dir: 'vite', install: key, devDependencies, mode: 'build', serve: 'dist', worker: 'file' },
@@ -70,7 +81,8 @@ export const NEXT_EDGE: ServerApp = { name: 'next edge', dir: 'next-edge', insta
 export function installs(): Install[] {
   const seen = new Map<string, Install>();
   for (const app of [...APPS, NEXT_EDGE]) {
-    if (!seen.has(app.install)) seen.set(app.install, { key: app.install, dir: app.dir, devDependencies: app.devDependencies });
+    if (!seen.has(app.install))
+      seen.set(app.install, { key: app.install, dir: app.dir, devDependencies: app.devDependencies });
   }
   return [...seen.values()];
 }

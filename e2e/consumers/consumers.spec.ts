@@ -38,7 +38,10 @@ async function hashThroughPage(page: Page, url: string): Promise<Hashed> {
   const output = page.locator('output');
   const started = Date.now();
   await picker.setInputFiles(inputFile());
-  await expect(output, `the page settled (page errors: ${errors.join('; ') || 'none'})`).not.toHaveText(/^(hashing)?$/, { timeout: 60_000 });
+  await expect(output, `the page settled (page errors: ${errors.join('; ') || 'none'})`).not.toHaveText(
+    /^(hashing)?$/,
+    { timeout: 60_000 },
+  );
   return { shown: (await output.textContent()) ?? '', ms: Date.now() - started, workerUrls };
 }
 
@@ -48,7 +51,10 @@ async function workerPolicy(page: Page, workerSrc: string): Promise<void> {
     (url) => url.pathname === '/' || url.pathname.endsWith('.html'),
     async (route) => {
       const response = await route.fetch();
-      await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': `worker-src ${workerSrc}` } });
+      await route.fulfill({
+        response,
+        headers: { ...response.headers(), 'content-security-policy': `worker-src ${workerSrc}` },
+      });
     },
   );
 }
@@ -99,7 +105,9 @@ test.describe('a Content-Security-Policy without blob: workers', () => {
     expect(shown).toBe(expected);
   });
 
-  test("Vite 7 dev pre-bundled the package: WorkerStartError at once, naming optimizeDeps.exclude", async ({ page }) => {
+  test('Vite 7 dev pre-bundled the package: WorkerStartError at once, naming optimizeDeps.exclude', async ({
+    page,
+  }) => {
     await refuseBlobWorkers(page);
     const { shown, ms } = await hashThroughPage(page, urls['vite7 dev']);
     expect(shown).toMatch(/^WorkerStartError: .*\/\.vite\/deps\/worker\.bundle\.js/);

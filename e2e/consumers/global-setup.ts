@@ -12,15 +12,23 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   await inParallel(installs(), 3, (target) => install(target, tarballs));
   const installed = Date.now();
   // Next's build is the longest: first, so the others share the second core meanwhile.
-  const builds = [() => build(NEXT_EDGE, '.next'), ...APPS.filter((a) => a.mode === 'build').map((a) => () => build(a))];
+  const builds = [
+    () => build(NEXT_EDGE, '.next'),
+    ...APPS.filter((a) => a.mode === 'build').map((a) => () => build(a)),
+  ];
   await inParallel(builds, 2, (run) => run());
-  console.log(`consumers: installed in ${((installed - started) / 1000).toFixed(1)} s, built in ${((Date.now() - installed) / 1000).toFixed(1)} s`);
+  console.log(
+    `consumers: installed in ${((installed - started) / 1000).toFixed(1)} s, built in ${((Date.now() - installed) / 1000).toFixed(1)} s`,
+  );
 
   const served: Served[] = [];
   const urls: Record<string, string> = {};
   try {
     for (const app of APPS) {
-      const s = app.mode === 'dev' ? await serveViteDev(appDir(app), app.viteConfig) : await serveStatic(join(appDir(app), app.serve ?? '.'));
+      const s =
+        app.mode === 'dev'
+          ? await serveViteDev(appDir(app), app.viteConfig)
+          : await serveStatic(join(appDir(app), app.serve ?? '.'));
       served.push(s);
       urls[app.name] = s.url;
     }

@@ -31,7 +31,9 @@ async function vectors(route: string): Promise<Vectors> {
     outLen: officialVectors.cases[0].hash.length / 2,
   };
   const got = JSON.parse(await post(`vectors/${route}`, JSON.stringify(request))) as Vectors;
-  expect(got.outputs).toEqual(officialVectors.cases.map((c) => ({ hash: c.hash, keyed: c.keyed_hash, derive: c.derive_key })));
+  expect(got.outputs).toEqual(
+    officialVectors.cases.map((c) => ({ hash: c.hash, keyed: c.keyed_hash, derive: c.derive_key })),
+  );
   return got;
 }
 

@@ -14,7 +14,10 @@ import { installs, type Install, type ServerApp } from './apps.ts';
 const PACKAGES = ['core', 'worker'];
 
 /** Apps live outside the repo so nothing from the workspace resolves; one tree per checkout. */
-export const appsRoot = join(tmpdir(), `blake3-web-examples-${createHash('sha256').update(repoRoot).digest('hex').slice(0, 8)}`);
+export const appsRoot = join(
+  tmpdir(),
+  `blake3-web-examples-${createHash('sha256').update(repoRoot).digest('hex').slice(0, 8)}`,
+);
 
 export function appDir(app: Pick<ServerApp, 'install'>): string {
   return join(appsRoot, app.install);
@@ -48,8 +51,19 @@ export async function pack(): Promise<Map<string, string>> {
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
   const pnpm = join(repoRoot, 'scripts', 'pnpm.mjs');
-  await Promise.all(PACKAGES.map((p) => must(`pnpm pack of packages/${p}`, process.execPath, [pnpm, 'pack', '--pack-destination', staging], join(repoRoot, 'packages', p))));
-  const files = readdirSync(staging).filter((f) => f.endsWith('.tgz')).sort();
+  await Promise.all(
+    PACKAGES.map((p) =>
+      must(
+        `pnpm pack of packages/${p}`,
+        process.execPath,
+        [pnpm, 'pack', '--pack-destination', staging],
+        join(repoRoot, 'packages', p),
+      ),
+    ),
+  );
+  const files = readdirSync(staging)
+    .filter((f) => f.endsWith('.tgz'))
+    .sort();
   if (files.length !== PACKAGES.length) throw new Error(`pnpm pack made ${files.join(', ')}`);
   const hash = createHash('sha256');
   for (const f of files) hash.update(readFileSync(join(staging, f)));
@@ -67,14 +81,21 @@ export async function pack(): Promise<Map<string, string>> {
 export async function install(target: Install, tarballs: Map<string, string>): Promise<void> {
   const dir = join(appsRoot, target.key);
   mkdirSync(dir, { recursive: true });
-  for (const entry of readdirSync(dir)) if (entry !== 'node_modules' && entry !== 'package-lock.json') rmSync(join(dir, entry), { recursive: true, force: true });
+  for (const entry of readdirSync(dir))
+    if (entry !== 'node_modules' && entry !== 'package-lock.json')
+      rmSync(join(dir, entry), { recursive: true, force: true });
   cpSync(join(repoRoot, 'examples', target.dir), dir, { recursive: true });
   const pkgFile = join(dir, 'package.json');
   const pkg = JSON.parse(readFileSync(pkgFile, 'utf8')) as { devDependencies?: Record<string, string> };
   if (target.devDependencies) pkg.devDependencies = { ...pkg.devDependencies, ...target.devDependencies };
   writeFileSync(pkgFile, `${JSON.stringify(pkg, null, 2)}\n`);
   // `npm install <tarball>...` as a user runs it; it records them in package.json.
-  await must(`npm install in ${dir}`, 'npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', ...tarballs.values()], dir);
+  await must(
+    `npm install in ${dir}`,
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', ...tarballs.values()],
+    dir,
+  );
 }
 
 /** `npm run build`, where the app has a build script; `out` is the directory the build writes. */
@@ -93,10 +114,12 @@ export async function inParallel<T>(items: readonly T[], limit: number, fn: (ite
   const errors: unknown[] = [];
   await Promise.all(
     Array.from({ length: Math.min(limit, queue.length) }, async () => {
-      for (let item = queue.shift(); item !== undefined; item = queue.shift()) await fn(item).catch((e: unknown) => errors.push(e));
+      for (let item = queue.shift(); item !== undefined; item = queue.shift())
+        await fn(item).catch((e: unknown) => errors.push(e));
     }),
   );
-  if (errors.length > 0) throw new AggregateError(errors, errors.map((e) => (e instanceof Error ? e.message : String(e))).join('\n\n'));
+  if (errors.length > 0)
+    throw new AggregateError(errors, errors.map((e) => (e instanceof Error ? e.message : String(e))).join('\n\n'));
 }
 
 export { installs };

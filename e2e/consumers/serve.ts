@@ -23,14 +23,15 @@ export async function serveStatic(root: string): Promise<Served> {
     };
     if (path.split(sep).includes('..')) return notFound();
     const file = join(root, path.endsWith('/') || path === '' || path === '.' ? join(path, 'index.html') : path);
-    stat(file).then(
-      (info) => {
-        if (!info.isFile()) return notFound();
-        res.writeHead(200, { 'Content-Type': mimeType(file), 'Content-Length': String(info.size), 'Cache-Control': 'no-store' });
-        createReadStream(file).pipe(res);
-      },
-      notFound,
-    );
+    stat(file).then((info) => {
+      if (!info.isFile()) return notFound();
+      res.writeHead(200, {
+        'Content-Type': mimeType(file),
+        'Content-Length': String(info.size),
+        'Cache-Control': 'no-store',
+      });
+      createReadStream(file).pipe(res);
+    }, notFound);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -59,8 +60,18 @@ async function freePort(): Promise<number> {
  * Runs a server from the app's node_modules/.bin and resolves once its output shows `readyText`;
  * it is stopped by `close()`, and an exit or 60 s without that line reject.
  */
-async function startServer(dir: string, bin: string, args: readonly string[], url: string, readyText: string): Promise<Served> {
-  const child = spawn(join(dir, 'node_modules', '.bin', bin), args, { cwd: dir, env: appEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+async function startServer(
+  dir: string,
+  bin: string,
+  args: readonly string[],
+  url: string,
+  readyText: string,
+): Promise<Served> {
+  const child = spawn(join(dir, 'node_modules', '.bin', bin), args, {
+    cwd: dir,
+    env: appEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -112,5 +123,11 @@ export async function serveViteDev(dir: string, config?: string): Promise<Served
 /** Starts `next start` in a built Next.js app (as `npm start` would). */
 export async function serveNext(dir: string): Promise<Served> {
   const port = await freePort();
-  return startServer(dir, 'next', ['start', '--hostname', '127.0.0.1', '--port', String(port)], `http://127.0.0.1:${port}/`, 'Ready in');
+  return startServer(
+    dir,
+    'next',
+    ['start', '--hostname', '127.0.0.1', '--port', String(port)],
+    `http://127.0.0.1:${port}/`,
+    'Ready in',
+  );
 }

@@ -36,10 +36,12 @@ export async function startFixtureServer(port = 0): Promise<FixtureServer> {
   // The demo's content-addressed blobs (`.../blobs/<hex>`), for the verified-download specs.
   const blobs = createBlobStore();
   const server = createServer((req, res) => {
-    blobs.middleware(req, res, () => handle(req, res).catch((e: unknown) => {
-      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
-      res.end(`fixture server error: ${String(e)}\n`);
-    }));
+    blobs.middleware(req, res, () =>
+      handle(req, res).catch((e: unknown) => {
+        if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
+        res.end(`fixture server error: ${String(e)}\n`);
+      }),
+    );
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -75,7 +77,8 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   }
   const file = join(repoRoot, relative);
   const info = await stat(file).catch(() => undefined);
-  if (!info?.isFile()) return fail(res, 404, `${path} not found${relative.includes('/dist/') ? ' (run pnpm build)' : ''}`);
+  if (!info?.isFile())
+    return fail(res, 404, `${path} not found${relative.includes('/dist/') ? ' (run pnpm build)' : ''}`);
   res.writeHead(200, { ...headers, 'Content-Type': mimeType(file), 'Content-Length': String(info.size) });
   if (req.method === 'HEAD') return void res.end();
   createReadStream(file).pipe(res);

@@ -8,7 +8,13 @@ import type { EnginePage } from '../fixtures/engine-page.ts';
 import { expect, test } from '../fixtures/test.ts';
 
 type Stored = { hex: string } | { length: number; sha256: string };
-type ReferenceCase = { len: number; hash: string; encoded: Stored; outboard: Stored; slices: { start: number; count: number; slice: Stored }[] };
+type ReferenceCase = {
+  len: number;
+  hash: string;
+  encoded: Stored;
+  outboard: Stored;
+  slices: { start: number; count: number; slice: Stored }[];
+};
 const reference: { reference: string; cases: ReferenceCase[] } = JSON.parse(
   readFileSync(new URL('../../packages/stream/test/fixtures/bao-reference.json', import.meta.url), 'utf8'),
 );
@@ -42,7 +48,9 @@ test.describe('Bao', () => {
   test.beforeEach(async ({ enginePage }) => openStreamPage(enginePage));
 
   test('encodings and slices made in the page are the reference bao 0.13 bytes', async ({ enginePage }) => {
-    const cases = reference.cases.filter((c) => [0, 1, 1023, 1024, 1025, 2049, 65536, 1000007].includes(c.len) || c === reference.cases.at(-1));
+    const cases = reference.cases.filter(
+      (c) => [0, 1, 1023, 1024, 1025, 2049, 65536, 1000007].includes(c.len) || c === reference.cases.at(-1),
+    );
     const results = await enginePage.evaluate(async (cases) => {
       const { core, stream } = globalThis.blake3WebStream!;
       const paint = (len: number) => {
@@ -66,9 +74,20 @@ test.describe('Bao', () => {
           const slice = stream.baoSlice(encoded, s.start, s.count);
           const decoded = stream.baoDecodeSlice(slice, hash, s.start, s.count);
           const want = data.subarray(Math.min(s.start, ref.len), Math.min(ref.len, s.start + s.count));
-          slices.push({ start: s.start, count: s.count, slice: await describe(slice, s.slice), decodes: core.bytesToHex(decoded) === core.bytesToHex(want) });
+          slices.push({
+            start: s.start,
+            count: s.count,
+            slice: await describe(slice, s.slice),
+            decodes: core.bytesToHex(decoded) === core.bytesToHex(want),
+          });
         }
-        out.push({ len: ref.len, hash: core.bytesToHex(hash), encoded: await describe(encoded, ref.encoded), outboard: await describe(outboard, ref.outboard), slices });
+        out.push({
+          len: ref.len,
+          hash: core.bytesToHex(hash),
+          encoded: await describe(encoded, ref.encoded),
+          outboard: await describe(outboard, ref.outboard),
+          slices,
+        });
       }
       return out;
     }, cases);
@@ -78,80 +97,116 @@ test.describe('Bao', () => {
     }
   });
 
-  test('BaoVerifyStream: random chunkings and outboards give the content; a tampered byte releases exactly the verified chunks', async ({ enginePage }) => {
+  test('BaoVerifyStream: random chunkings and outboards give the content; a tampered byte releases exactly the verified chunks', async ({
+    enginePage,
+  }) => {
     const len = 100_000;
     const nodes = layout(len);
     // One chunk and one parent deep in the tree, and the last chunk.
     const chunk = nodes.filter((n) => n.kind === 'chunk')[37];
     const parent = nodes.filter((n) => n.kind === 'parent')[20];
     const last = nodes.at(-1)!;
-    const tampers = [chunk, parent, last].map((n) => ({ kind: n.kind, byte: n.at + Math.floor((n.end - n.at) / 2), released: n.contentStart }));
-    const r = await enginePage.evaluate(async ({ len, tampers }) => {
-      const { core, stream } = globalThis.blake3WebStream!;
-      let seed = 0x5eed;
-      const rand = (n: number) => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) % n);
-      const data = new Uint8Array(len);
-      for (let i = 0; i < len; i++) data[i] = (i * 7 + 3) % 256;
-      const { hash, encoded } = stream.baoEncode(data);
-      const outboard = stream.baoEncode(data, { outboard: true }).encoded;
-      /** Random pieces, some empty, at odd offsets of larger buffers. */
-      const pieces = (bytes: Uint8Array, max: number) => {
-        const list: Uint8Array[] = [];
-        for (let i = 0; i < bytes.length; ) {
-          const n = rand(max + 1);
-          const pad = rand(4);
-          const buf = new Uint8Array(n + pad);
-          const piece = bytes.subarray(i, i + n);
-          buf.set(piece, pad);
-          list.push(buf.subarray(pad, pad + piece.length));
-          i += n;
-        }
-        let k = 0;
-        return new ReadableStream<Uint8Array>({ pull: (c) => (k < list.length ? c.enqueue(list[k++]) : c.close()) });
-      };
-      /** A plain reader loop: what was released, and the error if any. */
-      const read = async (readable: ReadableStream<Uint8Array>) => {
-        const reader = readable.getReader();
-        const got: number[] = [];
-        try {
-          for (;;) {
-            const { done, value } = await reader.read();
-            if (done) break;
-            for (let i = 0; i < value.length; i++) got.push(value[i]);
+    const tampers = [chunk, parent, last].map((n) => ({
+      kind: n.kind,
+      byte: n.at + Math.floor((n.end - n.at) / 2),
+      released: n.contentStart,
+    }));
+    const r = await enginePage.evaluate(
+      async ({ len, tampers }) => {
+        const { core, stream } = globalThis.blake3WebStream!;
+        let seed = 0x5eed;
+        const rand = (n: number) => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) % n;
+        const data = new Uint8Array(len);
+        for (let i = 0; i < len; i++) data[i] = (i * 7 + 3) % 256;
+        const { hash, encoded } = stream.baoEncode(data);
+        const outboard = stream.baoEncode(data, { outboard: true }).encoded;
+        /** Random pieces, some empty, at odd offsets of larger buffers. */
+        const pieces = (bytes: Uint8Array, max: number) => {
+          const list: Uint8Array[] = [];
+          for (let i = 0; i < bytes.length;) {
+            const n = rand(max + 1);
+            const pad = rand(4);
+            const buf = new Uint8Array(n + pad);
+            const piece = bytes.subarray(i, i + n);
+            buf.set(piece, pad);
+            list.push(buf.subarray(pad, pad + piece.length));
+            i += n;
           }
-        } catch (e) {
-          const err = e as Error & { code?: string };
-          return { released: got.length, prefix: got.every((b, i) => b === data[i]), error: `${err.name} ${err.code ?? ''}`.trim() };
+          let k = 0;
+          return new ReadableStream<Uint8Array>({ pull: (c) => (k < list.length ? c.enqueue(list[k++]) : c.close()) });
+        };
+        /** A plain reader loop: what was released, and the error if any. */
+        const read = async (readable: ReadableStream<Uint8Array>) => {
+          const reader = readable.getReader();
+          const got: number[] = [];
+          try {
+            for (;;) {
+              const { done, value } = await reader.read();
+              if (done) break;
+              for (let i = 0; i < value.length; i++) got.push(value[i]);
+            }
+          } catch (e) {
+            const err = e as Error & { code?: string };
+            return {
+              released: got.length,
+              prefix: got.every((b, i) => b === data[i]),
+              error: `${err.name} ${err.code ?? ''}`.trim(),
+            };
+          }
+          return { released: got.length, prefix: got.every((b, i) => b === data[i]), error: null };
+        };
+        const good = [];
+        for (const max of [7, 700, 5000, 70_000]) {
+          good.push(await read(pieces(encoded, max).pipeThrough(new stream.BaoVerifyStream(core.bytesToHex(hash)))));
         }
-        return { released: got.length, prefix: got.every((b, i) => b === data[i]), error: null };
-      };
-      const good = [];
-      for (const max of [7, 700, 5000, 70_000]) {
-        good.push(await read(pieces(encoded, max).pipeThrough(new stream.BaoVerifyStream(core.bytesToHex(hash)))));
-      }
-      good.push(await read(pieces(data, 9000).pipeThrough(new stream.BaoVerifyStream(hash, { outboard }))));
-      good.push(await read(pieces(data, 9000).pipeThrough(new stream.BaoVerifyStream(hash, { outboard: pieces(outboard, 100) }))));
-      good.push(await read(new Blob([encoded as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new stream.BaoVerifyStream(hash, { batchLog: 4 }))));
-      const tampered = [];
-      for (const t of tampers) {
-        const bad = encoded.slice();
-        bad[t.byte] ^= 0x10;
-        tampered.push({ ...t, got: await read(pieces(bad, 5000).pipeThrough(new stream.BaoVerifyStream(hash))) });
-      }
-      const truncated = await read(pieces(encoded.subarray(0, encoded.length - 1), 5000).pipeThrough(new stream.BaoVerifyStream(hash)));
-      const long = new Uint8Array(encoded.length + 1);
-      long.set(encoded);
-      const overLong = await read(pieces(long, 5000).pipeThrough(new stream.BaoVerifyStream(hash)));
-      return { good, tampered, truncated, overLong, lastChunkStart: len - (len % 1024) };
-    }, { len, tampers });
+        good.push(await read(pieces(data, 9000).pipeThrough(new stream.BaoVerifyStream(hash, { outboard }))));
+        good.push(
+          await read(
+            pieces(data, 9000).pipeThrough(new stream.BaoVerifyStream(hash, { outboard: pieces(outboard, 100) })),
+          ),
+        );
+        good.push(
+          await read(
+            new Blob([encoded as Uint8Array<ArrayBuffer>])
+              .stream()
+              .pipeThrough(new stream.BaoVerifyStream(hash, { batchLog: 4 })),
+          ),
+        );
+        const tampered = [];
+        for (const t of tampers) {
+          const bad = encoded.slice();
+          bad[t.byte] ^= 0x10;
+          tampered.push({ ...t, got: await read(pieces(bad, 5000).pipeThrough(new stream.BaoVerifyStream(hash))) });
+        }
+        const truncated = await read(
+          pieces(encoded.subarray(0, encoded.length - 1), 5000).pipeThrough(new stream.BaoVerifyStream(hash)),
+        );
+        const long = new Uint8Array(encoded.length + 1);
+        long.set(encoded);
+        const overLong = await read(pieces(long, 5000).pipeThrough(new stream.BaoVerifyStream(hash)));
+        return { good, tampered, truncated, overLong, lastChunkStart: len - (len % 1024) };
+      },
+      { len, tampers },
+    );
     expect(r.good).toHaveLength(7);
     for (const g of r.good) expect(g).toEqual({ released: len, prefix: true, error: null });
-    for (const t of r.tampered) expect(t.got, `${t.kind} at encoded byte ${t.byte}`).toEqual({ released: t.released, prefix: true, error: 'IntegrityError ERR_BLAKE3_MISMATCH' });
-    expect(r.truncated).toEqual({ released: r.lastChunkStart, prefix: true, error: 'IntegrityError ERR_BLAKE3_MISMATCH' });
+    for (const t of r.tampered)
+      expect(t.got, `${t.kind} at encoded byte ${t.byte}`).toEqual({
+        released: t.released,
+        prefix: true,
+        error: 'IntegrityError ERR_BLAKE3_MISMATCH',
+      });
+    expect(r.truncated).toEqual({
+      released: r.lastChunkStart,
+      prefix: true,
+      error: 'IntegrityError ERR_BLAKE3_MISMATCH',
+    });
     expect(r.overLong).toEqual({ released: len, prefix: true, error: 'IntegrityError ERR_BLAKE3_MISMATCH' });
   });
 
-  test('fetchVerified: a combined encoding and content plus outboard from blob: URLs; tampering fails the body', async ({ enginePage }) => {
+  test('fetchVerified: a combined encoding and content plus outboard from blob: URLs; tampering fails the body', async ({
+    enginePage,
+  }) => {
     const r = await enginePage.evaluate(async () => {
       const { stream } = globalThis.blake3WebStream!;
       const data = new Uint8Array(250_000);

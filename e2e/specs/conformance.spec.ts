@@ -59,7 +59,8 @@ test.describe('conformance suite in the page', () => {
       const pool = worker.createPool({ size: 2, subtreeBytes: 1024 });
       try {
         return await run(vectors, {
-          hash: (input, { key, context, outputLength }) => pool.hashBlob(new Blob([input]), { key, context, dkLen: outputLength }),
+          hash: (input, { key, context, outputLength }) =>
+            pool.hashBlob(new Blob([input]), { key, context, dkLen: outputLength }),
         });
       } finally {
         pool.terminate();
@@ -74,7 +75,11 @@ test.describe('conformance suite in the page', () => {
       const { stream } = globalThis.blake3WebStream!;
       const run = new Function(`const __name = (f) => f; return (${source})`)() as typeof conformanceSuite;
       /** Writes `written` in pieces of 1000 bytes; true if `wanted` came out, false if the stream failed with an IntegrityError. */
-      const through = async (transform: TransformStream<Uint8Array, Uint8Array>, written: Uint8Array, wanted = written) => {
+      const through = async (
+        transform: TransformStream<Uint8Array, Uint8Array>,
+        written: Uint8Array,
+        wanted = written,
+      ) => {
         const writer = transform.writable.getWriter();
         const writing = (async () => {
           for (let at = 0; at < written.length; at += 1000) await writer.write(written.slice(at, at + 1000));
@@ -96,7 +101,8 @@ test.describe('conformance suite in the page', () => {
         }
         const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
         parts.reduce((at, p) => (out.set(p, at), at + p.length), 0);
-        if (out.length !== wanted.length || out.some((b, i) => b !== wanted[i])) throw new Error('the stream passed on other bytes');
+        if (out.length !== wanted.length || out.some((b, i) => b !== wanted[i]))
+          throw new Error('the stream passed on other bytes');
         return true;
       };
       const hashing = await run(vectors, {
@@ -108,14 +114,20 @@ test.describe('conformance suite in the page', () => {
       });
       const verifying = await run(
         vectors,
-        { verify: (input, { key, context }, expected) => through(new stream.VerifyStream(expected, { key, context }), input) },
+        {
+          verify: (input, { key, context }, expected) =>
+            through(new stream.VerifyStream(expected, { key, context }), input),
+        },
         { outputLengths: [16, 32, 131] },
       );
       const baoOptions = { modes: ['hash' as const], outputLengths: [32] };
       const baoHash = await run(vectors, { hash: (input) => stream.baoEncode(input).hash }, baoOptions);
       const baoVerify = await run(
         vectors,
-        { verify: (input, _, expected) => through(new stream.BaoVerifyStream(expected), stream.baoEncode(input).encoded, input) },
+        {
+          verify: (input, _, expected) =>
+            through(new stream.BaoVerifyStream(expected), stream.baoEncode(input).encoded, input),
+        },
         baoOptions,
       );
       return { hashing, verifying, baoHash, baoVerify };

@@ -29,7 +29,9 @@ for (const backend of BACKENDS) {
       await openCorePageFor(enginePage, backend);
     });
 
-    test('equals blake3() per message: lengths 0..2049 and mixed, every mode, dkLen 0/1/32/33/64/131, odd offsets', async ({ enginePage }) => {
+    test('equals blake3() per message: lengths 0..2049 and mixed, every mode, dkLen 0/1/32/33/64/131, odd offsets', async ({
+      enginePage,
+    }) => {
       const result = await enginePage.evaluate(
         ({ backend, lengths, modes, dkLens, keyHex, context }) => {
           const { core } = globalThis.blake3Web!;
@@ -47,20 +49,35 @@ for (const backend of BACKENDS) {
           const outputs: { mode: string; dkLen: number; wrong: number[]; digests: string[] }[] = [];
           for (const mode of modes) {
             for (const dkLen of dkLens) {
-              const opts = { dkLen, ...(mode === 'keyed_hash' ? { key: core.hexToBytes(keyHex) } : mode === 'derive_key' ? { context } : {}) };
+              const opts = {
+                dkLen,
+                ...(mode === 'keyed_hash'
+                  ? { key: core.hexToBytes(keyHex) }
+                  : mode === 'derive_key'
+                    ? { context }
+                    : {}),
+              };
               const got = core.hashMany(inputs, opts);
               const into = new Uint8Array(inputs.length * dkLen);
               core.hashManyInto(inputs, into, opts);
               const wrong: number[] = [];
               inputs.forEach((x, i) => {
                 const hex = core.bytesToHex(core.blake3(x, opts));
-                if (core.bytesToHex(got[i]) !== hex || core.bytesToHex(into.subarray(i * dkLen, (i + 1) * dkLen)) !== hex) wrong.push(i);
+                if (
+                  core.bytesToHex(got[i]) !== hex ||
+                  core.bytesToHex(into.subarray(i * dkLen, (i + 1) * dkLen)) !== hex
+                )
+                  wrong.push(i);
               });
               // Every 97th digest goes back for Node to check.
               outputs.push({ mode, dkLen, wrong, digests: got.filter((_, i) => i % 97 === 0).map(core.bytesToHex) });
             }
           }
-          return { backend: core.backend(), outputs, batch: [7, 8, 9, 15].map((n) => core.hashMany(inputs.slice(0, n)).length) };
+          return {
+            backend: core.backend(),
+            outputs,
+            batch: [7, 8, 9, 15].map((n) => core.hashMany(inputs.slice(0, n)).length),
+          };
         },
         { backend, lengths: LENGTHS, modes: MODES, dkLens: DKLENS, keyHex: KEY_HEX, context: CONTEXT },
       );
@@ -69,8 +86,17 @@ for (const backend of BACKENDS) {
       expect(result.outputs).toHaveLength(MODES.length * DKLENS.length);
       for (const { mode, dkLen, wrong, digests } of result.outputs) {
         expect(wrong, `${mode} dkLen=${dkLen}: messages whose hashMany digest differs from blake3()`).toEqual([]);
-        const opts = { dkLen, ...(mode === 'keyed_hash' ? { key: Uint8Array.from(Buffer.from(KEY_HEX, 'hex')) } : mode === 'derive_key' ? { context: CONTEXT } : {}) };
-        const expected = LENGTHS.map((len, n) => [len, n]).filter((_, i) => i % 97 === 0).map(([len, n]) => bytesToHex(blake3(message(len, n), opts)));
+        const opts = {
+          dkLen,
+          ...(mode === 'keyed_hash'
+            ? { key: Uint8Array.from(Buffer.from(KEY_HEX, 'hex')) }
+            : mode === 'derive_key'
+              ? { context: CONTEXT }
+              : {}),
+        };
+        const expected = LENGTHS.map((len, n) => [len, n])
+          .filter((_, i) => i % 97 === 0)
+          .map(([len, n]) => bytesToHex(blake3(message(len, n), opts)));
         expect(digests, `${mode} dkLen=${dkLen}: page digests against Node`).toEqual(expected);
       }
     });

@@ -10,7 +10,9 @@ for (const backend of BACKENDS) {
       await openCorePageFor(enginePage, backend);
     });
 
-    test('detached views and lone surrogates are TypeErrors naming the argument; re-entered hashMany is right', async ({ enginePage }) => {
+    test('detached views and lone surrogates are TypeErrors naming the argument; re-entered hashMany is right', async ({
+      enginePage,
+    }) => {
       const result = await enginePage.evaluate((backend) => {
         const { core, hazmat } = globalThis.blake3Web!;
         core.setBackend(backend);
@@ -34,8 +36,18 @@ for (const backend of BACKENDS) {
           error(() => core.blake3(detachedView((b) => new DataView(b, 8)))),
           error(() => core.hashMany(['a', 'b', 'c', detachedView((b) => new Uint32Array(b)), 'e'])),
           error(() => core.blake3.create().digestInto(detachedView((b) => new Uint8Array(b, 0, 32)))),
-          error(() => core.blake3.create().reader().readInto(detachedView((b) => new Uint8Array(b, 0, 64)))),
-          error(() => hazmat.hashSubtree(detachedView((b) => new Uint8Array(b)), 0)),
+          error(() =>
+            core.blake3
+              .create()
+              .reader()
+              .readInto(detachedView((b) => new Uint8Array(b, 0, 64))),
+          ),
+          error(() =>
+            hazmat.hashSubtree(
+              detachedView((b) => new Uint8Array(b)),
+              0,
+            ),
+          ),
           error(() => core.blake3('x', { key: detachedView((b) => new Uint8Array(b, 0, 32)) })),
         ];
         const hasDetached = 'detached' in ArrayBuffer.prototype;
@@ -50,16 +62,24 @@ for (const backend of BACKENDS) {
           if (descriptor) Object.defineProperty(ArrayBuffer.prototype, 'detached', descriptor);
         }
         const empty = core.bytesToHex(core.blake3(new Uint8Array(0)));
-        const emptyViews = [new Uint8Array(new ArrayBuffer(8), 8, 0), new ArrayBuffer(0), new DataView(new ArrayBuffer(0))].map((v) => core.bytesToHex(core.blake3(v)) === empty);
+        const emptyViews = [
+          new Uint8Array(new ArrayBuffer(8), 8, 0),
+          new ArrayBuffer(0),
+          new DataView(new ArrayBuffer(0)),
+        ].map((v) => core.bytesToHex(core.blake3(v)) === empty);
         const lone = [
           error(() => core.blake3('id:\uD800')),
           error(() => core.blake3.create().update('x\uDC00')),
           error(() => core.hashMany(['a', '\uDBFF'])),
           error(() => core.blake3('x', { context: 'ctx \uDFFF' })),
         ];
-        const astral = core.bytesToHex(core.blake3('\uD83D\uDE00')) === core.bytesToHex(core.blake3(new TextEncoder().encode('\uD83D\uDE00')));
+        const astral =
+          core.bytesToHex(core.blake3('\uD83D\uDE00')) ===
+          core.bytesToHex(core.blake3(new TextEncoder().encode('\uD83D\uDE00')));
         // hashMany re-entered from a Proxy's get trap, for each element.
-        const messages = Array.from({ length: 64 }, (_, i) => new Uint8Array(37 * i + (i % 3) * 1500).map((_, j) => (i + j) % 251));
+        const messages = Array.from({ length: 64 }, (_, i) =>
+          new Uint8Array(37 * i + (i % 3) * 1500).map((_, j) => (i + j) % 251),
+        );
         const proxy = new Proxy(messages, {
           get(target, key, receiver) {
             if (typeof key === 'string' && /^\d+$/.test(key)) core.hashMany(messages.slice(0, 9));
@@ -67,18 +87,30 @@ for (const backend of BACKENDS) {
           },
         });
         const got = core.hashMany(proxy);
-        const wrong = messages.flatMap((m, i) => (core.bytesToHex(got[i]) === core.bytesToHex(core.blake3(m)) ? [] : [i]));
+        const wrong = messages.flatMap((m, i) =>
+          core.bytesToHex(got[i]) === core.bytesToHex(core.blake3(m)) ? [] : [i],
+        );
         return { backend: core.backend(), hasDetached, withDetached, withoutDetached, emptyViews, lone, astral, wrong };
       }, backend);
       expect(result.backend).toBe(backend);
       test.info().annotations.push({ type: 'ArrayBuffer.prototype.detached', description: String(result.hasDetached) });
       const names = ['input', 'input', 'input', 'inputs[3]', 'out', 'out', 'input', 'opts.key'];
       for (const list of [result.withDetached, result.withoutDetached]) {
-        expect(list).toEqual(names.map((n) => expect.stringMatching(new RegExp(`^TypeError: ${n.replace(/[[\]]/g, '\\$&')} is a view of a detached ArrayBuffer`))));
+        expect(list).toEqual(
+          names.map((n) =>
+            expect.stringMatching(
+              new RegExp(`^TypeError: ${n.replace(/[[\]]/g, '\\$&')} is a view of a detached ArrayBuffer`),
+            ),
+          ),
+        );
       }
       expect(result.emptyViews).toEqual([true, true, true]);
       const loneNames = ['input', 'input', 'inputs\\[1\\]', 'opts.context'];
-      expect(result.lone).toEqual(loneNames.map((n) => expect.stringMatching(new RegExp(`^TypeError: ${n} must be a well-formed string: a lone surrogate`))));
+      expect(result.lone).toEqual(
+        loneNames.map((n) =>
+          expect.stringMatching(new RegExp(`^TypeError: ${n} must be a well-formed string: a lone surrogate`)),
+        ),
+      );
       expect(result.astral).toBe(true);
       expect(result.wrong, 'digests of a re-entered hashMany that differ from blake3()').toEqual([]);
     });

@@ -2,14 +2,7 @@
 // with random split points, and the XOF reader with seeks (one-shot calls are in conformance.spec.ts).
 import { BACKENDS, openCorePageFor } from '../fixtures/backends.ts';
 import { expect, test } from '../fixtures/test.ts';
-import {
-  expectedHex,
-  FULL_LEN,
-  modeInputs,
-  readPlans,
-  seed,
-  splitPlans,
-} from '../fixtures/vector-plans.ts';
+import { expectedHex, FULL_LEN, modeInputs, readPlans, seed, splitPlans } from '../fixtures/vector-plans.ts';
 
 for (const backend of BACKENDS) {
   test.describe(`official vectors, ${backend} backend`, () => {
@@ -91,8 +84,16 @@ for (const backend of BACKENDS) {
         const { sought, stepped } = result.outputs[i];
         return [
           ...seeks.flatMap(([position, n], j) => [
-            ...mismatch(`${mode} len=${len} read(${n}) at ${position}`, full.slice(2 * position, 2 * (position + n)), sought[j].bytes),
-            ...mismatch(`${mode} len=${len} position after read(${n}) at ${position}`, String(position + n), sought[j].after),
+            ...mismatch(
+              `${mode} len=${len} read(${n}) at ${position}`,
+              full.slice(2 * position, 2 * (position + n)),
+              sought[j].bytes,
+            ),
+            ...mismatch(
+              `${mode} len=${len} position after read(${n}) at ${position}`,
+              String(position + n),
+              sought[j].after,
+            ),
           ]),
           ...mismatch(`${mode} len=${len} reads of [${steps.join(', ')}] bytes from 0`, full, stepped),
         ];

@@ -16,7 +16,9 @@ test.describe('loading the core', () => {
     page.on('response', (r) => void (r.status() >= 400 && problems.push(`HTTP ${r.status()}: ${r.url()}`)));
     const enginePage = playwrightEnginePage(engine, page);
     await openCorePage(enginePage);
-    const hash = await enginePage.evaluate(() => globalThis.blake3Web!.core.bytesToHex(globalThis.blake3Web!.core.blake3('')));
+    const hash = await enginePage.evaluate(() =>
+      globalThis.blake3Web!.core.bytesToHex(globalThis.blake3Web!.core.blake3('')),
+    );
     expect(hash).toBe(expectedHex(0, 'hash', 32));
     expect(problems).toEqual([]);
   });

@@ -18,7 +18,10 @@ let largeExpected: { hash: string; keyed: string } | undefined;
 function expectedLarge() {
   if (!largeExpected) {
     const data = paint(LARGE);
-    const [hash, keyed] = oracle([{ data, length: 32 }, { data, key: KEY, length: 32 }]);
+    const [hash, keyed] = oracle([
+      { data, length: 32 },
+      { data, key: KEY, length: 32 },
+    ]);
     largeExpected = { hash, keyed };
   }
   return largeExpected;
@@ -68,7 +71,9 @@ for (const backend of BACKENDS) {
     test('XOF reads far into the output stream, in every mode', async ({ enginePage }) => {
       const data = paint(FAR_INPUT);
       const modes = [{}, { key: KEY }, { context: modeInputs.context }];
-      const expected = oracle(modes.flatMap((mode) => FAR_POSITIONS.map((seek) => ({ data, ...mode, length: FAR_READ, seek }))));
+      const expected = oracle(
+        modes.flatMap((mode) => FAR_POSITIONS.map((seek) => ({ data, ...mode, length: FAR_READ, seek }))),
+      );
       const actual = await enginePage.evaluate(
         ({ backend, inputLen, positions, n, key, context }) => {
           const { core } = globalThis.blake3Web!;
@@ -86,7 +91,9 @@ for (const backend of BACKENDS) {
         },
         { backend, inputLen: FAR_INPUT, positions: FAR_POSITIONS.map(String), n: FAR_READ, ...modeInputs },
       );
-      const labels = ['hash', 'keyed_hash', 'derive_key'].flatMap((mode) => FAR_POSITIONS.map((p) => `${mode} at ${p}`));
+      const labels = ['hash', 'keyed_hash', 'derive_key'].flatMap((mode) =>
+        FAR_POSITIONS.map((p) => `${mode} at ${p}`),
+      );
       expect(Object.fromEntries(labels.map((l, i) => [l, actual[i]]))).toEqual(
         Object.fromEntries(labels.map((l, i) => [l, expected[i]])),
       );

@@ -6,14 +6,19 @@ const IMPLEMENTATIONS = ['core-wasm-simd', 'core-js', 'blake3-jit', 'hash-wasm',
 /** Measured in incremental mode only. */
 const INCREMENTAL_ONLY = ['core-reused-hasher'];
 
-test('demo: the benchmark page completes a quick sweep, draws the chart and exports every implementation', async ({ demoPage }) => {
+test('demo: the benchmark page completes a quick sweep, draws the chart and exports every implementation', async ({
+  demoPage,
+}) => {
   test.setTimeout(240_000);
   // Served with cross-origin isolation, as the page expects for fine timers.
   await demoPage.goto('/coi/demo/dist/bench.html?quick=1&auto=1');
-  await demoPage.waitForFunction(() => {
-    const s = document.documentElement.dataset.benchState;
-    return s === 'done' || s === 'error';
-  }, { timeout: 200_000 });
+  await demoPage.waitForFunction(
+    () => {
+      const s = document.documentElement.dataset.benchState;
+      return s === 'done' || s === 'error';
+    },
+    { timeout: 200_000 },
+  );
   const r = await demoPage.evaluate(async () => {
     // Catch what the export button hands the browser to download.
     const captured: Blob[] = [];
@@ -50,14 +55,23 @@ test('demo: the benchmark page completes a quick sweep, draws the chart and expo
   // The JS backend exists everywhere; wasm-simd in every engine here (all three have WASM SIMD).
   expect(ids).toEqual([...IMPLEMENTATIONS.slice(0, 2), ...INCREMENTAL_ONLY, ...IMPLEMENTATIONS.slice(2)]);
   for (const id of INCREMENTAL_ONLY) {
-    expect(report.cells.filter((c) => c.candidate === id && c.mode === 'one-shot'), id).toEqual([]);
+    expect(
+      report.cells.filter((c) => c.candidate === id && c.mode === 'one-shot'),
+      id,
+    ).toEqual([]);
     const cells = report.cells.filter((c) => c.candidate === id && c.mode === 'incremental');
-    expect(cells.map((c) => c.size), id).toEqual(report.config.sizes);
+    expect(
+      cells.map((c) => c.size),
+      id,
+    ).toEqual(report.config.sizes);
   }
   expect(report.verifications.filter((v) => !v.ok)).toEqual([]);
   for (const id of IMPLEMENTATIONS) {
     const cells = report.cells.filter((c) => c.candidate === id && c.mode === 'one-shot');
-    expect(cells.map((c) => c.size), id).toEqual(report.config.sizes);
+    expect(
+      cells.map((c) => c.size),
+      id,
+    ).toEqual(report.config.sizes);
     for (const c of cells) expect(c.samples.length, `${id} ${c.size}`).toBeGreaterThan(0);
   }
   expect(report.pool.rows.map((p) => p.id)).toEqual(['pool-1', 'pool-2']);
@@ -67,7 +81,10 @@ test('demo: the benchmark page completes a quick sweep, draws the chart and expo
   expect(r.rows).toBe(IMPLEMENTATIONS.length);
   expect(report.batch.map((b) => b.workload)).toEqual(['64', '1k', 'random-4k']);
   for (const b of report.batch) {
-    expect(b.rows.map((x) => x.id), b.workload).toEqual(['loop', 'hashMany', 'hashManyInto', 'sha256']);
+    expect(
+      b.rows.map((x) => x.id),
+      b.workload,
+    ).toEqual(['loop', 'hashMany', 'hashManyInto', 'sha256']);
     for (const x of b.rows) expect(x.samples.length, `${b.workload} ${x.id}`).toBeGreaterThan(0);
   }
   expect(r.taskRows).toBe(report.pool.rows.length + report.stream.rows.length + 4 * report.batch.length);

@@ -16,7 +16,15 @@ function fileBytes(size: number, seed: number): Uint8Array {
   return out;
 }
 
-type HashRequest = { size: number; seed: number; mode: string; key: string; context: string; dkLen: string; cancel: boolean };
+type HashRequest = {
+  size: number;
+  seed: number;
+  mode: string;
+  key: string;
+  context: string;
+  dkLen: string;
+  cancel: boolean;
+};
 type HashOutcome = { state: string; digest: string; stats: string; progress: number };
 
 /** Sets the options, hands the file input a File made in the page and waits for its row to settle. */
@@ -45,7 +53,8 @@ async function hashInPage(page: DemoPage, req: HashRequest): Promise<HashOutcome
     // The newest row is first; its hashing has started by now.
     const row = document.querySelector('#results > li') as HTMLLIElement;
     if (r.cancel) (row.querySelector('button.cancel') as HTMLButtonElement).click();
-    while (row.dataset.state === 'queued' || row.dataset.state === 'hashing') await new Promise((res) => setTimeout(res, 20));
+    while (row.dataset.state === 'queued' || row.dataset.state === 'hashing')
+      await new Promise((res) => setTimeout(res, 20));
     return {
       state: row.dataset.state ?? '',
       digest: (row.querySelector('output.digest') as HTMLOutputElement).value,
@@ -65,7 +74,9 @@ test.describe('demo: hash files', () => {
     await demoPage.waitForFunction(() => document.getElementById('backend')?.textContent !== '');
   });
 
-  test('a multi-MB file: the digest shown is blake3() of its bytes, and "verify against" says match or mismatch', async ({ demoPage }) => {
+  test('a multi-MB file: the digest shown is blake3() of its bytes, and "verify against" says match or mismatch', async ({
+    demoPage,
+  }) => {
     const size = 5 * 1024 * 1024 + 12_345;
     const got = await hashInPage(demoPage, { ...plain, size, seed: 7 });
     const want = bytesToHex(blake3(fileBytes(size, 7)));
@@ -91,12 +102,20 @@ test.describe('demo: hash files', () => {
     await demoPage.screenshot('hash-files');
   });
 
-  test('keyed and derive_key modes with other output lengths give blake3() with those options', async ({ demoPage }) => {
+  test('keyed and derive_key modes with other output lengths give blake3() with those options', async ({
+    demoPage,
+  }) => {
     const size = 3 * 1024 * 1024 + 1;
     const key = Array.from({ length: 32 }, (_, i) => (i * 7 + 1).toString(16).padStart(2, '0')).join('');
     const cases: { req: Partial<HashRequest>; opts: Blake3Opts }[] = [
-      { req: { mode: 'keyed', key, dkLen: '64' }, opts: { key: Uint8Array.from(key.match(/../g)!, (h) => parseInt(h, 16)), dkLen: 64 } },
-      { req: { mode: 'derive', context: 'blake3-web demo 2026 test context', dkLen: '17' }, opts: { context: 'blake3-web demo 2026 test context', dkLen: 17 } },
+      {
+        req: { mode: 'keyed', key, dkLen: '64' },
+        opts: { key: Uint8Array.from(key.match(/../g)!, (h) => parseInt(h, 16)), dkLen: 64 },
+      },
+      {
+        req: { mode: 'derive', context: 'blake3-web demo 2026 test context', dkLen: '17' },
+        opts: { context: 'blake3-web demo 2026 test context', dkLen: 17 },
+      },
     ];
     for (const [i, c] of cases.entries()) {
       const got = await hashInPage(demoPage, { ...plain, ...c.req, size, seed: 100 + i });

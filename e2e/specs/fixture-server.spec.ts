@@ -5,10 +5,18 @@ test.describe('fixture server', () => {
   test('serves modules, JSON and pages with their MIME types', async ({ enginePage }) => {
     await openCorePage(enginePage);
     const types = await enginePage.evaluate(async () => {
-      const paths = ['../../packages/core/dist/index.js', '../../packages/testkit/vectors/blake3-official.json', 'core.html'];
+      const paths = [
+        '../../packages/core/dist/index.js',
+        '../../packages/testkit/vectors/blake3-official.json',
+        'core.html',
+      ];
       return Promise.all(paths.map(async (p) => (await fetch(p)).headers.get('content-type')));
     });
-    expect(types).toEqual(['text/javascript; charset=utf-8', 'application/json; charset=utf-8', 'text/html; charset=utf-8']);
+    expect(types).toEqual([
+      'text/javascript; charset=utf-8',
+      'application/json; charset=utf-8',
+      'text/html; charset=utf-8',
+    ]);
   });
 
   test('a page under the isolated prefix is cross-origin isolated and still loads the core', async ({ enginePage }) => {

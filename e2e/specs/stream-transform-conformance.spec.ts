@@ -13,7 +13,13 @@ async function openStreamPage(page: EnginePage): Promise<void> {
   if (error !== null) throw new Error(`@blake3-web/stream failed to load in ${page.engine}: ${error}`);
 }
 
-const kinds: IdentityTransformKind[] = ['TransformStream', 'Blake3Stream', 'VerifyStream', 'Blake3Stream subclass', 'VerifyStream subclass'];
+const kinds: IdentityTransformKind[] = [
+  'TransformStream',
+  'Blake3Stream',
+  'VerifyStream',
+  'Blake3Stream subclass',
+  'VerifyStream subclass',
+];
 
 test.describe('streams as TransformStreams', () => {
   test.beforeEach(async ({ enginePage }) => openStreamPage(enginePage));
@@ -25,7 +31,10 @@ test.describe('streams as TransformStreams', () => {
           const { core, stream } = globalThis.blake3WebStream!;
           // The suite travels as source text; a compiler may have named functions through `__name`.
           const suite = new Function(`const __name = (f) => f; return (${source})`)() as typeof identityTransformSuite;
-          return suite({ blake3: (d) => core.blake3(d), Blake3Stream: stream.Blake3Stream, VerifyStream: stream.VerifyStream }, kind);
+          return suite(
+            { blake3: (d) => core.blake3(d), Blake3Stream: stream.Blake3Stream, VerifyStream: stream.VerifyStream },
+            kind,
+          );
         },
         { source: identityTransformSuite.toString(), kind },
       );
@@ -45,7 +54,13 @@ test.describe('streams as TransformStreams', () => {
         await new Promise((resolve) => setTimeout(resolve, 10));
         const reason = new Error('stop');
         const timeout = new Promise((resolve) => setTimeout(() => resolve('pending after 1 s'), 1000));
-        const settled = Promise.all([write.then(() => 'write resolved', (e) => (e === reason ? 'write rejected' : String(e))), writer.abort(reason).then(() => 'aborted')]);
+        const settled = Promise.all([
+          write.then(
+            () => 'write resolved',
+            (e) => (e === reason ? 'write rejected' : String(e)),
+          ),
+          writer.abort(reason).then(() => 'aborted'),
+        ]);
         out.push(String(await Promise.race([settled, timeout])));
       }
       return out;
@@ -80,7 +95,11 @@ test.describe('streams as TransformStreams', () => {
         const bytes = new Uint8Array(held.reduce((n, c) => n + c.length, 0));
         let at = 0;
         for (const c of held) (bytes.set(c, at), (at += c.length));
-        return { ended, intact: bytes.length === data.length && bytes.every((b, i) => b === data[i]), hex: core.bytesToHex(core.blake3(bytes)) };
+        return {
+          ended,
+          intact: bytes.length === data.length && bytes.every((b, i) => b === data[i]),
+          hex: core.bytesToHex(core.blake3(bytes)),
+        };
       };
       const hashing = new stream.Blake3Stream();
       const hashed = await through(hashing);
@@ -100,13 +119,21 @@ test.describe('streams as TransformStreams', () => {
       const forged = genuine.slice();
       forged[777] ^= 4;
       const tag = core.bytesToHex(core.blake3(forged, { key }));
-      const reader = new Blob([forged]).stream().pipeThrough(new stream.VerifyStream(core.blake3(genuine, { key }), { key })).getReader();
+      const reader = new Blob([forged])
+        .stream()
+        .pipeThrough(new stream.VerifyStream(core.blake3(genuine, { key }), { key }))
+        .getReader();
       try {
         while (!(await reader.read()).done);
         return { outcome: 'success' };
       } catch (e) {
         const err = e as Error & Record<string, unknown>;
-        const exposed = [String(err), err.message, err.stack, ...Object.getOwnPropertyNames(err).map((k) => String(err[k]))].join('\n');
+        const exposed = [
+          String(err),
+          err.message,
+          err.stack,
+          ...Object.getOwnPropertyNames(err).map((k) => String(err[k])),
+        ].join('\n');
         return { outcome: err.name, actual: err.actual, leaks: exposed.includes(tag.slice(0, 16)) };
       }
     });

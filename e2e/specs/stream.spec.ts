@@ -13,18 +13,20 @@ async function openStreamPage(page: EnginePage): Promise<void> {
 test.describe('streams', () => {
   test.beforeEach(async ({ enginePage }) => openStreamPage(enginePage));
 
-  test('Blake3Stream: random chunkings, odd offsets and empty chunks pass through and give blake3()', async ({ enginePage }) => {
+  test('Blake3Stream: random chunkings, odd offsets and empty chunks pass through and give blake3()', async ({
+    enginePage,
+  }) => {
     const results = await enginePage.evaluate(async (seed) => {
       const { core, stream } = globalThis.blake3WebStream!;
       let s = seed >>> 0;
-      const rand = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+      const rand = () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
       const out = [];
       for (let i = 0; i < 12; i++) {
         const len = [0, 1, 1024, 4097, 70_000, 1_000_003][i % 6];
         const data = new Uint8Array(len);
         for (let j = 0; j < len; j++) data[j] = (j * 31 + i) % 256;
         const chunks: Uint8Array[] = [];
-        for (let p = 0; p < len || chunks.length === 0; ) {
+        for (let p = 0; p < len || chunks.length === 0;) {
           const n = Math.floor(rand() * (i % 2 ? 300 : 70_000));
           const pad = Math.floor(rand() * 4);
           const buf = new Uint8Array(n + pad);
@@ -34,10 +36,13 @@ test.describe('streams', () => {
           p += n;
           if (len === 0) break;
         }
-        const opts = i % 3 === 1 ? { key: new Uint8Array(32).fill(i) } : i % 3 === 2 ? { context: 'e2e streams', dkLen: 77 } : {};
+        const opts =
+          i % 3 === 1 ? { key: new Uint8Array(32).fill(i) } : i % 3 === 2 ? { context: 'e2e streams', dkLen: 77 } : {};
         const hashing = new stream.Blake3Stream(opts);
         let k = 0;
-        const source = new ReadableStream<Uint8Array>({ pull: (c) => (k < chunks.length ? c.enqueue(chunks[k++]) : c.close()) });
+        const source = new ReadableStream<Uint8Array>({
+          pull: (c) => (k < chunks.length ? c.enqueue(chunks[k++]) : c.close()),
+        });
         const reader = source.pipeThrough(hashing).getReader();
         let passed = 0;
         let same = true;
@@ -56,7 +61,9 @@ test.describe('streams', () => {
     for (const r of results) expect(r).toEqual({ len: r.len, passed: r.len, same: true, ok: true });
   });
 
-  test('VerifyStream: good content passes; a tampered byte, a truncated body and a source error fail correctly', async ({ enginePage }) => {
+  test('VerifyStream: good content passes; a tampered byte, a truncated body and a source error fail correctly', async ({
+    enginePage,
+  }) => {
     const r = await enginePage.evaluate(async () => {
       const { core, stream } = globalThis.blake3WebStream!;
       const data = new Uint8Array(300_000).map((_, i) => (i * 7) % 256);
@@ -74,19 +81,39 @@ test.describe('streams', () => {
           }
         } catch (e) {
           const err = e as InstanceType<typeof stream.IntegrityError>;
-          return { ok: false, name: err.name, code: err.code ?? null, expected: err.expected ?? null, message: err.message };
+          return {
+            ok: false,
+            name: err.name,
+            code: err.code ?? null,
+            expected: err.expected ?? null,
+            message: err.message,
+          };
         }
       };
       const tamperedBytes = data.slice();
       tamperedBytes[123_456] ^= 1;
-      const failing = new ReadableStream<Uint8Array>({ start: (c) => { c.enqueue(data.subarray(0, 1000)); c.error(new Error('network down')); } });
+      const failing = new ReadableStream<Uint8Array>({
+        start: (c) => {
+          c.enqueue(data.subarray(0, 1000));
+          c.error(new Error('network down'));
+        },
+      });
       // pipeTo: the sink sees the error and the returned promise rejects.
       let sinkSaw = '';
-      const piped = await from(tamperedBytes).pipeThrough(new stream.VerifyStream(hex))
+      const piped = await from(tamperedBytes)
+        .pipeThrough(new stream.VerifyStream(hex))
         .pipeTo(new WritableStream({ abort: (reason) => void (sinkSaw = (reason as Error).name) }))
-        .then(() => 'resolved', (e: Error) => e.name);
-      const viaResponse = await stream.verifyResponse(new Response(from(tamperedBytes)), hex).arrayBuffer()
-        .then(() => 'resolved', (e: Error) => e.name);
+        .then(
+          () => 'resolved',
+          (e: Error) => e.name,
+        );
+      const viaResponse = await stream
+        .verifyResponse(new Response(from(tamperedBytes)), hex)
+        .arrayBuffer()
+        .then(
+          () => 'resolved',
+          (e: Error) => e.name,
+        );
       return {
         hex,
         viaResponse,
@@ -100,7 +127,12 @@ test.describe('streams', () => {
       };
     });
     expect(r.good).toEqual({ ok: true, length: 300_000 });
-    expect(r.tampered).toMatchObject({ ok: false, name: 'IntegrityError', code: 'ERR_BLAKE3_MISMATCH', expected: r.hex });
+    expect(r.tampered).toMatchObject({
+      ok: false,
+      name: 'IntegrityError',
+      code: 'ERR_BLAKE3_MISMATCH',
+      expected: r.hex,
+    });
     expect(r.truncated).toMatchObject({ ok: false, name: 'IntegrityError' });
     expect(r.failing).toMatchObject({ ok: false, message: 'network down' });
     expect(r.piped).toBe('IntegrityError');
@@ -114,16 +146,31 @@ test.describe('streams', () => {
   test('aborts, cancels and non-byte chunks reject the digest; backpressure holds', async ({ enginePage }) => {
     const r = await enginePage.evaluate(async () => {
       const { stream } = globalThis.blake3WebStream!;
-      const settle = (p: Promise<unknown>) => p.then(() => 'resolved', (e: Error) => `${e.name}: ${e.message}`);
+      const settle = (p: Promise<unknown>) =>
+        p.then(
+          () => 'resolved',
+          (e: Error) => `${e.name}: ${e.message}`,
+        );
       const aborted = new stream.Blake3Stream();
       await aborted.writable.getWriter().abort(new Error('gone'));
       const cancelled = new stream.Blake3Stream();
       await cancelled.readable.cancel(new Error('left'));
       const bad = new stream.Blake3Stream();
-      void bad.readable.getReader().read().catch(() => {});
+      void bad.readable
+        .getReader()
+        .read()
+        .catch(() => {});
       const write = await settle(bad.writable.getWriter().write('text' as never));
       let pulled = 0;
-      const source = new ReadableStream<Uint8Array>({ pull: (c) => { pulled++; c.enqueue(new Uint8Array(1024)); } }, { highWaterMark: 0 });
+      const source = new ReadableStream<Uint8Array>(
+        {
+          pull: (c) => {
+            pulled++;
+            c.enqueue(new Uint8Array(1024));
+          },
+        },
+        { highWaterMark: 0 },
+      );
       const reader = source.pipeThrough(new stream.Blake3Stream()).getReader();
       await reader.read();
       await new Promise((res) => setTimeout(res, 100));

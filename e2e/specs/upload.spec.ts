@@ -28,7 +28,10 @@ function upload(page: EnginePage, server: TusTestServer, name: string, file = SM
 /** Starts an upload, and reloads the page once the server has confirmed `bytes` of it. */
 async function uploadThenReload(page: EnginePage, server: TusTestServer, name: string, bytes: number): Promise<void> {
   void upload(page, server, name).catch(() => undefined); // ends with the page
-  await page.waitForFunction(new Function(`return globalThis.blake3Upload.state.progress >= ${bytes}`) as () => boolean, { timeout: 60_000 });
+  await page.waitForFunction(
+    new Function(`return globalThis.blake3Upload.state.progress >= ${bytes}`) as () => boolean,
+    { timeout: 60_000 },
+  );
   await openUploadPage(page);
 }
 
@@ -40,7 +43,9 @@ test.describe('upload while hashing, verified by the server', () => {
   });
   test.afterEach(() => server.close());
 
-  test('a connection the server drops mid-request resumes, and the upload ends verified', async ({ enginePage }, info) => {
+  test('a connection the server drops mid-request resumes, and the upload ends verified', async ({
+    enginePage,
+  }, info) => {
     server.faults.dropAfter = 3 * MiB;
     const out = await upload(enginePage, server, `drop-${info.project.name}.bin`, LARGE);
     expect(out).toMatchObject({ ok: true, verified: LARGE_ROOT });
@@ -50,7 +55,9 @@ test.describe('upload while hashing, verified by the server', () => {
     expect(out.bytesRead).toBeLessThanOrEqual(LARGE.size + LARGE.chunkSize);
   });
 
-  test('a reload mid-upload resumes from the saved checkpoint, and the root still equals the reference', async ({ enginePage }, info) => {
+  test('a reload mid-upload resumes from the saved checkpoint, and the root still equals the reference', async ({
+    enginePage,
+  }, info) => {
     const name = `reload-${info.project.name}.bin`;
     await uploadThenReload(enginePage, server, name, 9 * MiB);
     const saved = await enginePage.evaluate(() => globalThis.blake3Upload!.savedCheckpoints());

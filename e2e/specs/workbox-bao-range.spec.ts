@@ -31,7 +31,8 @@ test.describe('verified ranges through the service worker (Bao)', () => {
       ] as const) {
         const res = await fetch(url, { headers: { range: header } });
         const bytes = new Uint8Array(await res.arrayBuffer());
-        ranges[header] = `${res.status} ${res.headers.get('content-range')} ${same(bytes, whole.subarray(first, last + 1)) ? 'same bytes' : `different bytes (${bytes.length})`}`;
+        ranges[header] =
+          `${res.status} ${res.headers.get('content-range')} ${same(bytes, whole.subarray(first, last + 1)) ? 'same bytes' : `different bytes (${bytes.length})`}`;
       }
       const pastEnd = (await fetch(url, { headers: { range: 'bytes=3000000-' } })).status;
       const tampered = await fetch(`${url}?tamper=1`, { headers: { range: 'bytes=1499000-1501999' } }).then(
@@ -67,9 +68,19 @@ test.describe('verified ranges through the service worker (Bao)', () => {
         times.push(performance.now() - t0);
       }
       times.sort((a, b) => a - b);
-      return { ranges, pastEnd, tampered, far, long: { status: long.status, received, prefixSame, end }, ms64k: times[4] };
+      return {
+        ranges,
+        pastEnd,
+        tampered,
+        far,
+        long: { status: long.status, received, prefixSame, end },
+        ms64k: times[4],
+      };
     });
-    testInfo.annotations.push({ type: 'median ms, 64 KiB verified range through the worker', description: r.ms64k.toFixed(2) });
+    testInfo.annotations.push({
+      type: 'median ms, 64 KiB verified range through the worker',
+      description: r.ms64k.toFixed(2),
+    });
     expect(r.ranges).toEqual({
       'bytes=1499000-1501999': '206 bytes 1499000-1501999/3000000 same bytes',
       'bytes=0-0': '206 bytes 0-0/3000000 same bytes',
@@ -92,14 +103,18 @@ test.describe('verified ranges through the service worker (Bao)', () => {
   test('without a range, the whole blob is served verified, and a tampered one errors', async ({ enginePage }) => {
     const r = await enginePage.evaluate(async () => {
       const hex = (b: ArrayBuffer) => Array.from(new Uint8Array(b), (x) => x.toString(16).padStart(2, '0')).join('');
-      const { blake3 } = await import('/packages/core/dist/index.js' as string) as typeof import('@blake3-web/core');
+      const { blake3 } = (await import('/packages/core/dist/index.js' as string)) as typeof import('@blake3-web/core');
       const list = (await (await fetch('./blobs/index.json')).json()) as { hex: string; size: number }[];
       const blob = list.find((b) => b.size === 3_000_000)!;
       const url = `./verified-ranges/blobs/${blob.hex}`;
       const good = await fetch(url);
       const goodHex = hex(blake3(new Uint8Array(await good.arrayBuffer())).buffer as ArrayBuffer);
       const bad = await fetch(`${url}?tamper=1`).then(
-        (res) => res.arrayBuffer().then((b) => `read ${b.byteLength} bytes`, (e: Error) => `body errored ${e.name}`),
+        (res) =>
+          res.arrayBuffer().then(
+            (b) => `read ${b.byteLength} bytes`,
+            (e: Error) => `body errored ${e.name}`,
+          ),
         (e: Error) => `rejected ${e.name}`,
       );
       return { expected: blob.hex, status: good.status, goodHex, bad };

@@ -24,10 +24,12 @@ test.describe('Blake3IntegrityPlugin with workbox-precaching in a service worker
   test.beforeEach(async ({ enginePage }) => reset(enginePage));
   test.afterEach(async ({ enginePage }) => reset(enginePage));
 
-  test('matching blobs are precached and served without the network; a tampered update fails and changes nothing', async ({ enginePage }) => {
+  test('matching blobs are precached and served without the network; a tampered update fails and changes nothing', async ({
+    enginePage,
+  }) => {
     const r = await enginePage.evaluate(async () => {
       const hex = (b: ArrayBuffer) => Array.from(new Uint8Array(b), (x) => x.toString(16).padStart(2, '0')).join('');
-      const { blake3 } = await import('/packages/core/dist/index.js' as string) as typeof import('@blake3-web/core');
+      const { blake3 } = (await import('/packages/core/dist/index.js' as string)) as typeof import('@blake3-web/core');
       /** Resolves with the final state of the worker that registering started: 'activated' or 'redundant'. */
       const outcome = (reg: ServiceWorkerRegistration) => {
         const worker = reg.installing ?? reg.waiting ?? reg.active!;
@@ -48,8 +50,12 @@ test.describe('Blake3IntegrityPlugin with workbox-precaching in a service worker
       const list = (await (await fetch('./blobs/index.json')).json()) as { hex: string }[];
       const [small, large] = list.map((b) => b.hex);
       const url = (path: string) => new URL(path, location.href).href;
-      const controlled = new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }));
-      const reg = await navigator.serviceWorker.register(`./sw.js?blob=blobs/${small}&blob=blobs/${large}`, { scope: './' });
+      const controlled = new Promise((resolve) =>
+        navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }),
+      );
+      const reg = await navigator.serviceWorker.register(`./sw.js?blob=blobs/${small}&blob=blobs/${large}`, {
+        scope: './',
+      });
       const first = await outcome(reg);
       await controlled;
       const cachedGood = await precached();
@@ -58,13 +64,19 @@ test.describe('Blake3IntegrityPlugin with workbox-precaching in a service worker
       const served: { status: number; hex: string }[] = [];
       for (const h of [small, large]) {
         const res = await fetch(`./blobs/${h}`, offline);
-        served.push({ status: res.status, hex: hex(blake3(new Uint8Array(await res.arrayBuffer())).buffer as ArrayBuffer) });
+        served.push({
+          status: res.status,
+          hex: hex(blake3(new Uint8Array(await res.arrayBuffer())).buffer as ArrayBuffer),
+        });
       }
       // A blob that is not precached goes to the network, which refuses it: the control case.
       const notPrecached = (await fetch(`./blobs/${small}?other=1`, offline)).status;
 
       // An update that adds a tampered blob: its install fails and the installed worker stays.
-      const updated = await navigator.serviceWorker.register(`./sw.js?blob=blobs/${small}&blob=blobs/${large}&blob=${encodeURIComponent(`blobs/${large}?tamper=1`)}`, { scope: './' });
+      const updated = await navigator.serviceWorker.register(
+        `./sw.js?blob=blobs/${small}&blob=blobs/${large}&blob=${encodeURIComponent(`blobs/${large}?tamper=1`)}`,
+        { scope: './' },
+      );
       const update = await outcome(updated);
       const activeAfter = updated.active?.scriptURL ?? null;
       const cachedAfter = await precached();
@@ -72,14 +84,27 @@ test.describe('Blake3IntegrityPlugin with workbox-precaching in a service worker
       // Had the tampered bytes been precached, the worker would answer this with a 200.
       const tamperedOffline = (await fetch(`./blobs/${large}?tamper=1`, offline)).status;
       return {
-        small, large, first, cachedGood, served, notPrecached, update, activeAfter, cachedAfter, stillServed, tamperedOffline,
+        small,
+        large,
+        first,
+        cachedGood,
+        served,
+        notPrecached,
+        update,
+        activeAfter,
+        cachedAfter,
+        stillServed,
+        tamperedOffline,
         expectedCached: [url(`./blobs/${small}`), url(`./blobs/${large}`)].sort(),
         firstScript: reg.active?.scriptURL,
       };
     });
     expect(r.first).toBe('activated');
     expect(r.cachedGood).toEqual(r.expectedCached);
-    expect(r.served).toEqual([{ status: 200, hex: r.small }, { status: 200, hex: r.large }]);
+    expect(r.served).toEqual([
+      { status: 200, hex: r.small },
+      { status: 200, hex: r.large },
+    ]);
     expect(r.notPrecached).toBe(503);
     expect(r.update).toBe('redundant');
     expect(r.activeAfter).toBe(r.firstScript);
@@ -91,7 +116,10 @@ test.describe('Blake3IntegrityPlugin with workbox-precaching in a service worker
   test('a worker whose only blob is tampered never installs and caches nothing', async ({ enginePage }) => {
     const r = await enginePage.evaluate(async () => {
       const list = (await (await fetch('./blobs/index.json')).json()) as { hex: string }[];
-      const reg = await navigator.serviceWorker.register(`./sw.js?blob=${encodeURIComponent(`blobs/${list[0].hex}?tamper=1`)}`, { scope: './' });
+      const reg = await navigator.serviceWorker.register(
+        `./sw.js?blob=${encodeURIComponent(`blobs/${list[0].hex}?tamper=1`)}`,
+        { scope: './' },
+      );
       const worker = reg.installing!;
       const state = await new Promise<string>((resolve) => {
         const check = () => {
@@ -101,7 +129,8 @@ test.describe('Blake3IntegrityPlugin with workbox-precaching in a service worker
         check();
       });
       const cached: string[] = [];
-      for (const name of await caches.keys()) for (const req of await (await caches.open(name)).keys()) cached.push(req.url);
+      for (const name of await caches.keys())
+        for (const req of await (await caches.open(name)).keys()) cached.push(req.url);
       // The demo's own worker (scope /demo/dist/) may control this page; this one must not.
       const controlledByIt = navigator.serviceWorker.controller?.scriptURL.includes('/precache/sw.js') ?? false;
       return { state, active: reg.active !== null, controlledByIt, cached: cached.filter((u) => u.includes('tamper')) };
@@ -109,18 +138,25 @@ test.describe('Blake3IntegrityPlugin with workbox-precaching in a service worker
     expect(r).toEqual({ state: 'redundant', active: false, controlledByIt: false, cached: [] });
   });
 
-  test('a URL the precache route maps to an entry falls back to the network only with bytes that match the entry', async ({ enginePage }) => {
+  test('a URL the precache route maps to an entry falls back to the network only with bytes that match the entry', async ({
+    enginePage,
+  }) => {
     const r = await enginePage.evaluate(async () => {
       const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
-      const { blake3 } = await import('/packages/core/dist/index.js' as string) as typeof import('@blake3-web/core');
+      const { blake3 } = (await import('/packages/core/dist/index.js' as string)) as typeof import('@blake3-web/core');
       const list = (await (await fetch('./blobs/index.json')).json()) as { hex: string }[];
       // A Bao encoding: its URL does not name its content, so only the manifest's digest can check it.
       const path = `blobs/${list[0].hex}.bao`;
       const baoHex = hex(blake3(new Uint8Array(await (await fetch(`./${path}`)).arrayBuffer())));
-      const controlled = new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }));
+      const controlled = new Promise((resolve) =>
+        navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }),
+      );
       // `tamper` is one of the parameters the route ignores: `?tamper=1` maps to the entry, and
       // the server flips a byte of what it sends for it.
-      const reg = await navigator.serviceWorker.register(`./sw.js?entry=${encodeURIComponent(`${path} ${baoHex}`)}&ignore=tamper`, { scope: './' });
+      const reg = await navigator.serviceWorker.register(
+        `./sw.js?entry=${encodeURIComponent(`${path} ${baoHex}`)}&ignore=tamper`,
+        { scope: './' },
+      );
       const worker = reg.installing ?? reg.waiting ?? reg.active!;
       const state = await new Promise<string>((resolve) => {
         const check = () => {
@@ -130,10 +166,11 @@ test.describe('Blake3IntegrityPlugin with workbox-precaching in a service worker
         check();
       });
       await controlled;
-      const get = (url: string) => fetch(url).then(
-        async (res) => `${res.status} ${hex(blake3(new Uint8Array(await res.arrayBuffer())))}`,
-        (e: Error) => `rejected ${e.name}`,
-      );
+      const get = (url: string) =>
+        fetch(url).then(
+          async (res) => `${res.status} ${hex(blake3(new Uint8Array(await res.arrayBuffer())))}`,
+          (e: Error) => `rejected ${e.name}`,
+        );
       const fromCache = await get(`./${path}?tamper=1`);
       // As after an eviction: the entry is gone, and the route falls back to the network.
       for (const name of await caches.keys()) {

@@ -6,10 +6,13 @@ import { expect, test } from '../fixtures/test.ts';
 async function openDemo(page: EnginePage): Promise<void> {
   await page.goto('/demo/dist/index.html');
   // The download button is enabled once the service worker controls the page.
-  await page.waitForFunction(() => {
-    const button = document.getElementById('download') as HTMLButtonElement | null;
-    return (button && !button.disabled) || document.getElementById('download-status')?.dataset.state === 'error';
-  }, { timeout: 30_000 });
+  await page.waitForFunction(
+    () => {
+      const button = document.getElementById('download') as HTMLButtonElement | null;
+      return (button && !button.disabled) || document.getElementById('download-status')?.dataset.state === 'error';
+    },
+    { timeout: 30_000 },
+  );
   const status = await page.evaluate(() => document.getElementById('download-status')!.textContent);
   expect(status, 'the verified-download section started').toBe('');
 }
@@ -17,10 +20,12 @@ async function openDemo(page: EnginePage): Promise<void> {
 test.describe('Blake3IntegrityPlugin in a service worker', () => {
   test.beforeEach(async ({ enginePage }) => openDemo(enginePage));
 
-  test('a good blob is cached and then served from the cache; a tampered one is refused and not cached', async ({ enginePage }) => {
+  test('a good blob is cached and then served from the cache; a tampered one is refused and not cached', async ({
+    enginePage,
+  }) => {
     const r = await enginePage.evaluate(async () => {
       const hex = (b: ArrayBuffer) => Array.from(new Uint8Array(b), (x) => x.toString(16).padStart(2, '0')).join('');
-      const { blake3 } = await import('/packages/core/dist/index.js' as string) as typeof import('@blake3-web/core');
+      const { blake3 } = (await import('/packages/core/dist/index.js' as string)) as typeof import('@blake3-web/core');
       const list = (await (await fetch('./blobs/index.json')).json()) as { hex: string; size: number }[];
       const blob = list[list.length - 1];
       const url = new URL(`./blobs/${blob.hex}`, location.href).href;
@@ -38,14 +43,30 @@ test.describe('Blake3IntegrityPlugin in a service worker', () => {
       const secondHex = hex(blake3(new Uint8Array(await second.arrayBuffer())).buffer as ArrayBuffer);
       const tamperedUrl = `${url}?tamper=1`;
       const tampered = await fetch(tamperedUrl).then(
-        async (res) => `resolved ${res.status} ${res.type}, body ${await res.arrayBuffer().then((b) => `${b.byteLength} bytes`, (e: Error) => e.name)}`,
+        async (res) =>
+          `resolved ${res.status} ${res.type}, body ${await res.arrayBuffer().then(
+            (b) => `${b.byteLength} bytes`,
+            (e: Error) => e.name,
+          )}`,
         (e: Error) => `rejected ${e.name}`,
       );
       await new Promise((res) => setTimeout(res, 300));
       const cachedAfter = (await cache.keys()).map((k) => k.url);
       // Had the tampered bytes been cached, this would be answered from the cache with a 200.
       const tamperedAgain = (await fetch(tamperedUrl, { headers: { 'x-blob-unavailable': '1' } })).status;
-      return { expected: blob.hex, url, tamperedUrl, firstStatus: first.status, firstHex, cached, secondStatus: second.status, secondHex, tampered, cachedAfter, tamperedAgain };
+      return {
+        expected: blob.hex,
+        url,
+        tamperedUrl,
+        firstStatus: first.status,
+        firstHex,
+        cached,
+        secondStatus: second.status,
+        secondHex,
+        tampered,
+        cachedAfter,
+        tamperedAgain,
+      };
     });
     expect(r.firstStatus).toBe(200);
     expect(r.firstHex).toBe(r.expected);
@@ -67,21 +88,28 @@ test.describe('Blake3IntegrityPlugin in a service worker', () => {
         while (status.dataset.state === 'busy') await new Promise((r) => setTimeout(r, 20));
         return { state: status.dataset.state, text: status.textContent };
       }, tamper);
-    expect(await run(false)).toMatchObject({ state: 'ok', text: expect.stringMatching(/^verified: \d+ bytes, BLAKE3 [0-9a-f]{64}$/) });
-    expect(await run(true)).toMatchObject({ state: 'error', text: expect.stringMatching(/^refused: BLAKE3 mismatch, expected [0-9a-f]{64}, got [0-9a-f]{64}$/) });
+    expect(await run(false)).toMatchObject({
+      state: 'ok',
+      text: expect.stringMatching(/^verified: \d+ bytes, BLAKE3 [0-9a-f]{64}$/),
+    });
+    expect(await run(true)).toMatchObject({
+      state: 'error',
+      text: expect.stringMatching(/^refused: BLAKE3 mismatch, expected [0-9a-f]{64}, got [0-9a-f]{64}$/),
+    });
   });
 
   test('a 206 for a blob is used only when it is the whole content and matches', async ({ enginePage }) => {
     const r = await enginePage.evaluate(async () => {
       const hex = (b: ArrayBuffer) => Array.from(new Uint8Array(b), (x) => x.toString(16).padStart(2, '0')).join('');
-      const { blake3 } = await import('/packages/core/dist/index.js' as string) as typeof import('@blake3-web/core');
+      const { blake3 } = (await import('/packages/core/dist/index.js' as string)) as typeof import('@blake3-web/core');
       const list = (await (await fetch('./blobs/index.json')).json()) as { hex: string }[];
       const base = new URL(`./blobs/${list[0].hex}`, location.href).href;
       // The server answers a range with a 206; a fresh query per request keeps the cache out of it.
-      const get = (query: string, range: string) => fetch(`${base}?${query}`, { headers: { range } }).then(
-        async (res) => `${res.status} ${hex(blake3(new Uint8Array(await res.arrayBuffer())).buffer as ArrayBuffer)}`,
-        (e: Error) => `rejected ${e.name}`,
-      );
+      const get = (query: string, range: string) =>
+        fetch(`${base}?${query}`, { headers: { range } }).then(
+          async (res) => `${res.status} ${hex(blake3(new Uint8Array(await res.arrayBuffer())).buffer as ArrayBuffer)}`,
+          (e: Error) => `rejected ${e.name}`,
+        );
       return {
         expected: list[0].hex,
         whole: await get('case=whole', 'bytes=0-'),
@@ -95,27 +123,48 @@ test.describe('Blake3IntegrityPlugin in a service worker', () => {
     expect(r.part).toMatch(/^rejected TypeError/);
   });
 
-  for (const [prefix, cacheName] of [['stale-while-revalidate', 'blake3-blobs-swr'], ['network-first', 'blake3-blobs-nf']] as const) {
+  for (const [prefix, cacheName] of [
+    ['stale-while-revalidate', 'blake3-blobs-swr'],
+    ['network-first', 'blake3-blobs-nf'],
+  ] as const) {
     test(`with ${prefix}: good blobs are used and cached, tampered ones neither`, async ({ enginePage }) => {
-      const r = await enginePage.evaluate(async ({ prefix, cacheName }) => {
-        const hex = (b: ArrayBuffer) => Array.from(new Uint8Array(b), (x) => x.toString(16).padStart(2, '0')).join('');
-        const { blake3 } = await import('/packages/core/dist/index.js' as string) as typeof import('@blake3-web/core');
-        const list = (await (await fetch('./blobs/index.json')).json()) as { hex: string }[];
-        const url = new URL(`./${prefix}/blobs/${list[0].hex}`, location.href).href;
-        const good = await fetch(url);
-        const goodHex = hex(blake3(new Uint8Array(await good.arrayBuffer())).buffer as ArrayBuffer);
-        const cache = await caches.open(cacheName);
-        let cached: string[] = [];
-        for (let i = 0; i < 100 && !cached.includes(url); i++) {
-          cached = (await cache.keys()).map((k) => k.url);
-          if (!cached.includes(url)) await new Promise((res) => setTimeout(res, 50));
-        }
-        const tamperedUrl = `${url}?tamper=1`;
-        const tampered = await fetch(tamperedUrl).then((res) => `resolved ${res.status}`, (e: Error) => `rejected ${e.name}`);
-        await new Promise((res) => setTimeout(res, 300));
-        const cachedAfter = (await cache.keys()).map((k) => k.url);
-        return { expected: list[0].hex, url, tamperedUrl, status: good.status, goodHex, cached, tampered, cachedAfter };
-      }, { prefix, cacheName });
+      const r = await enginePage.evaluate(
+        async ({ prefix, cacheName }) => {
+          const hex = (b: ArrayBuffer) =>
+            Array.from(new Uint8Array(b), (x) => x.toString(16).padStart(2, '0')).join('');
+          const { blake3 } = (await import(
+            '/packages/core/dist/index.js' as string
+          )) as typeof import('@blake3-web/core');
+          const list = (await (await fetch('./blobs/index.json')).json()) as { hex: string }[];
+          const url = new URL(`./${prefix}/blobs/${list[0].hex}`, location.href).href;
+          const good = await fetch(url);
+          const goodHex = hex(blake3(new Uint8Array(await good.arrayBuffer())).buffer as ArrayBuffer);
+          const cache = await caches.open(cacheName);
+          let cached: string[] = [];
+          for (let i = 0; i < 100 && !cached.includes(url); i++) {
+            cached = (await cache.keys()).map((k) => k.url);
+            if (!cached.includes(url)) await new Promise((res) => setTimeout(res, 50));
+          }
+          const tamperedUrl = `${url}?tamper=1`;
+          const tampered = await fetch(tamperedUrl).then(
+            (res) => `resolved ${res.status}`,
+            (e: Error) => `rejected ${e.name}`,
+          );
+          await new Promise((res) => setTimeout(res, 300));
+          const cachedAfter = (await cache.keys()).map((k) => k.url);
+          return {
+            expected: list[0].hex,
+            url,
+            tamperedUrl,
+            status: good.status,
+            goodHex,
+            cached,
+            tampered,
+            cachedAfter,
+          };
+        },
+        { prefix, cacheName },
+      );
       expect(r.status).toBe(200);
       expect(r.goodHex).toBe(r.expected);
       expect(r.cached).toContain(r.url);

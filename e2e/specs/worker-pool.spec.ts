@@ -20,7 +20,9 @@ async function openWorkerPage(page: EnginePage): Promise<void> {
 test.describe('worker pool', () => {
   test.beforeEach(async ({ enginePage }) => openWorkerPage(enginePage));
 
-  test('a painted 24 MiB Blob and File hash as blake3() does, on the default pool and on pools of 1-3', async ({ enginePage }) => {
+  test('a painted 24 MiB Blob and File hash as blake3() does, on the default pool and on pools of 1-3', async ({
+    enginePage,
+  }) => {
     const results = await enginePage.evaluate(async () => {
       const { core, worker } = globalThis.blake3WebWorker!;
       const paint = (n: number, offset = 0) => {
@@ -29,7 +31,12 @@ test.describe('worker pool', () => {
         return out;
       };
       const out: { label: string; ok: boolean }[] = [];
-      const check = async (label: string, pool: { hashBlob(b: Blob, o?: object): Promise<Uint8Array> }, data: Uint8Array, opts: object = {}) => {
+      const check = async (
+        label: string,
+        pool: { hashBlob(b: Blob, o?: object): Promise<Uint8Array> },
+        data: Uint8Array,
+        opts: object = {},
+      ) => {
         const blob = new Blob([data as Uint8Array<ArrayBuffer>]);
         const got = core.bytesToHex(await pool.hashBlob(blob, opts));
         out.push({ label, ok: got === core.bytesToHex(core.blake3(data, opts)) });
@@ -38,12 +45,22 @@ test.describe('worker pool', () => {
       const defaultPool = worker.createPool();
       await check('default pool, 24 MiB + 12345', defaultPool, big);
       const file = new File([big as Uint8Array<ArrayBuffer>], 'big.bin');
-      out.push({ label: 'default pool, File', ok: core.bytesToHex(await defaultPool.hashBlob(file)) === core.bytesToHex(core.blake3(big)) });
-      out.push({ label: 'hashFile', ok: core.bytesToHex(await worker.hashFile(file, { dkLen: 64 })) === core.bytesToHex(core.blake3(big, { dkLen: 64 })) });
+      out.push({
+        label: 'default pool, File',
+        ok: core.bytesToHex(await defaultPool.hashBlob(file)) === core.bytesToHex(core.blake3(big)),
+      });
+      out.push({
+        label: 'hashFile',
+        ok:
+          core.bytesToHex(await worker.hashFile(file, { dkLen: 64 })) ===
+          core.bytesToHex(core.blake3(big, { dkLen: 64 })),
+      });
       defaultPool.terminate();
       // One worker, default subtrees: 16 MiB tasks, each read as two 8 MiB pieces.
       const single = worker.createPool({ size: 1 });
-      await check('pool of 1, default subtrees, 40 MiB + 3', single, paint(40 * 1024 * 1024 + 3, 7), { context: 'pieces' });
+      await check('pool of 1, default subtrees, 40 MiB + 3', single, paint(40 * 1024 * 1024 + 3, 7), {
+        context: 'pieces',
+      });
       single.terminate();
       const S = 64 * 1024;
       const modes = [{}, { key: paint(32, 9) }, { context: 'blake3-web e2e worker pool' }];
@@ -51,7 +68,12 @@ test.describe('worker pool', () => {
         const pool = worker.createPool({ size, subtreeBytes: S });
         for (const [i, total] of [0, 1000, S + 1, 2 * S, 8 * S - 1, 8 * S + 1024, 3 * 1024 * 1024 + 1].entries()) {
           const opts = { ...modes[(i + size) % 3], dkLen: [0, 1, 32, 131][i % 4] };
-          await check(`pool of ${size}, ${total} bytes, ${JSON.stringify(Object.keys(opts))}`, pool, paint(total, i), opts);
+          await check(
+            `pool of ${size}, ${total} bytes, ${JSON.stringify(Object.keys(opts))}`,
+            pool,
+            paint(total, i),
+            opts,
+          );
         }
         pool.terminate();
       }
@@ -66,7 +88,9 @@ test.describe('worker pool', () => {
       const { worker } = globalThis.blake3WebWorker!;
       const pool = worker.createPool({ size: 2, subtreeBytes: 256 * 1024 });
       const seen: number[][] = [];
-      await pool.hashBlob(new Blob([new Uint8Array(10 * 1024 * 1024 + 7)]), { onProgress: (done, total) => void seen.push([done, total]) });
+      await pool.hashBlob(new Blob([new Uint8Array(10 * 1024 * 1024 + 7)]), {
+        onProgress: (done, total) => void seen.push([done, total]),
+      });
       pool.terminate();
       return seen;
     });
@@ -100,12 +124,19 @@ test.describe('worker pool', () => {
         outcome = { name: (e as Error).name, message: (e as Error).message };
       }
       let preAborted = '';
-      await pool.hashBlob(blob, { signal: AbortSignal.abort(new TypeError('never started')) }).catch((e: Error) => void (preAborted = `${e.name}: ${e.message}`));
+      await pool
+        .hashBlob(blob, { signal: AbortSignal.abort(new TypeError('never started')) })
+        .catch((e: Error) => void (preAborted = `${e.name}: ${e.message}`));
       const after = core.bytesToHex(await pool.hashBlob(blob)) === core.bytesToHex(core.blake3(data));
       pool.terminate();
       return { outcome, stoppedEarly: lastDone < data.length, preAborted, after };
     });
-    expect(r).toEqual({ outcome: { name: 'AbortError', message: 'user cancelled' }, stoppedEarly: true, preAborted: 'TypeError: never started', after: true });
+    expect(r).toEqual({
+      outcome: { name: 'AbortError', message: 'user cancelled' },
+      stoppedEarly: true,
+      preAborted: 'TypeError: never started',
+      after: true,
+    });
   });
 
   test('an error thrown in a worker crosses comlink with its name, message and stack', async ({ enginePage }) => {
@@ -121,26 +152,68 @@ test.describe('worker pool', () => {
           return { name: 'resolved' };
         } catch (e) {
           const err = e as Error & { errorClass?: string };
-          return { name: err.name, message: err.message, errorClass: err.errorClass, stackFromWorker: /hashRange|aRange/.test(err.stack ?? '') };
+          return {
+            name: err.name,
+            message: err.message,
+            errorClass: err.errorClass,
+            stackFromWorker: /hashRange|aRange/.test(err.stack ?? ''),
+          };
         }
       };
       const out = {
         // Blob.slice would clamp this range; the worker refuses it.
-        range: await attempt({ source: { kind: 'blob', blob, size: blob.size }, start: 4096, end: 5001, output: 'subtree', opts: {} }),
+        range: await attempt({
+          source: { kind: 'blob', blob, size: blob.size },
+          start: 4096,
+          end: 5001,
+          output: 'subtree',
+          opts: {},
+        }),
         kind: await attempt({ source: { kind: 'socket' }, start: 0, end: 1, output: 'subtree', opts: {} }),
-        key: await attempt({ source: { kind: 'blob', blob, size: blob.size }, start: 0, end: 5000, output: 'root', opts: { key: new Uint8Array(31) } }),
-        paths: await attempt({ source: { kind: 'file', file: { path: '/etc/hosts', size: 10, mtimeNs: 0n, dev: 0n, ino: 0n } }, start: 0, end: 10, output: 'subtree', opts: {} }),
+        key: await attempt({
+          source: { kind: 'blob', blob, size: blob.size },
+          start: 0,
+          end: 5000,
+          output: 'root',
+          opts: { key: new Uint8Array(31) },
+        }),
+        paths: await attempt({
+          source: { kind: 'file', file: { path: '/etc/hosts', size: 10, mtimeNs: 0n, dev: 0n, ino: 0n } },
+          start: 0,
+          end: 10,
+          output: 'subtree',
+          opts: {},
+        }),
       };
       w.terminate();
       return out;
     });
-    expect(r.range).toEqual({ name: 'RangeError', message: expect.stringMatching(/within the 5000-byte input/), errorClass: 'RangeError', stackFromWorker: true });
-    expect(r.kind).toMatchObject({ name: 'TypeError', message: expect.stringMatching(/task.source.kind/), errorClass: 'TypeError' });
-    expect(r.key).toMatchObject({ name: 'RangeError', message: expect.stringMatching(/key must be 32 bytes/), errorClass: 'RangeError' });
-    expect(r.paths).toMatchObject({ name: 'TypeError', message: expect.stringMatching(/paths are read only in Node/), errorClass: 'TypeError' });
+    expect(r.range).toEqual({
+      name: 'RangeError',
+      message: expect.stringMatching(/within the 5000-byte input/),
+      errorClass: 'RangeError',
+      stackFromWorker: true,
+    });
+    expect(r.kind).toMatchObject({
+      name: 'TypeError',
+      message: expect.stringMatching(/task.source.kind/),
+      errorClass: 'TypeError',
+    });
+    expect(r.key).toMatchObject({
+      name: 'RangeError',
+      message: expect.stringMatching(/key must be 32 bytes/),
+      errorClass: 'RangeError',
+    });
+    expect(r.paths).toMatchObject({
+      name: 'TypeError',
+      message: expect.stringMatching(/paths are read only in Node/),
+      errorClass: 'TypeError',
+    });
   });
 
-  test('a worker terminated mid-call is noticed, replaced and its task retried: the hash is right', async ({ enginePage }) => {
+  test('a worker terminated mid-call is noticed, replaced and its task retried: the hash is right', async ({
+    enginePage,
+  }) => {
     const r = await enginePage.evaluate(async () => {
       const { core, workerUrl, internals } = globalThis.blake3WebWorker!;
       const workers: Worker[] = [];
@@ -150,17 +223,23 @@ test.describe('worker pool', () => {
         return w;
       };
       // Browsers report nothing when a worker is terminated: the liveness probe (short here) finds it.
-      const pool = internals.createPoolOn(internals.browserPlatform, { size: 2, subtreeBytes: 256 * 1024, createWorker }, { livenessMs: 300 });
+      const pool = internals.createPoolOn(
+        internals.browserPlatform,
+        { size: 2, subtreeBytes: 256 * 1024, createWorker },
+        { livenessMs: 300 },
+      );
       const data = new Uint8Array(16 * 1024 * 1024 + 3).map((_, i) => i % 251);
       let killed = false;
-      const hex = core.bytesToHex(await pool.hashBlob(new Blob([data]), {
-        onProgress: (done) => {
-          if (!killed && done >= 1024 * 1024) {
-            killed = true;
-            workers[0].terminate();
-          }
-        },
-      }));
+      const hex = core.bytesToHex(
+        await pool.hashBlob(new Blob([data]), {
+          onProgress: (done) => {
+            if (!killed && done >= 1024 * 1024) {
+              killed = true;
+              workers[0].terminate();
+            }
+          },
+        }),
+      );
       const again = core.bytesToHex(await pool.hashBlob(new Blob([data])));
       pool.terminate();
       const expected = core.bytesToHex(core.blake3(data));
@@ -169,14 +248,22 @@ test.describe('worker pool', () => {
     expect(r).toEqual({ right: true, againRight: true, workersStarted: 3 });
   });
 
-  test('terminate() rejects pending hashes with AbortError, later ones with InvalidStateError', async ({ enginePage }) => {
+  test('terminate() rejects pending hashes with AbortError, later ones with InvalidStateError', async ({
+    enginePage,
+  }) => {
     const r = await enginePage.evaluate(async () => {
       const { worker } = globalThis.blake3WebWorker!;
       const pool = worker.createPool({ size: 2 });
-      const pending = pool.hashBlob(new Blob([new Uint8Array(64 * 1024 * 1024)])).then(() => 'resolved', (e: Error) => e.name);
+      const pending = pool.hashBlob(new Blob([new Uint8Array(64 * 1024 * 1024)])).then(
+        () => 'resolved',
+        (e: Error) => e.name,
+      );
       await new Promise((resolve) => setTimeout(resolve, 50));
       pool.terminate();
-      const later = await pool.hashBlob(new Blob([new Uint8Array(10)])).then(() => 'resolved', (e: Error) => e.name);
+      const later = await pool.hashBlob(new Blob([new Uint8Array(10)])).then(
+        () => 'resolved',
+        (e: Error) => e.name,
+      );
       return { pending: await pending, later };
     });
     expect(r).toEqual({ pending: 'AbortError', later: 'InvalidStateError' });
@@ -193,7 +280,11 @@ test.describe('worker pool', () => {
           return `${(e as Error).name}: ${(e as Error).message}`;
         }
       };
-      const rejection = (p: Promise<unknown>) => p.then(() => 'resolved', (e: Error) => `${e.name}: ${e.message}`);
+      const rejection = (p: Promise<unknown>) =>
+        p.then(
+          () => 'resolved',
+          (e: Error) => `${e.name}: ${e.message}`,
+        );
       const pool = worker.createPool({ size: 1 });
       const blob = new Blob(['abc']);
       const out = {
@@ -219,17 +310,23 @@ test.describe('worker pool', () => {
 test.describe('worker pool: a File whose file changed on disk', () => {
   skipWebKit('setInputFiles');
 
-  test('rejects with the read error the engine raises (NotReadableError), intact across the worker boundary', async ({ page }) => {
+  test('rejects with the read error the engine raises (NotReadableError), intact across the worker boundary', async ({
+    page,
+  }) => {
     const dir = await mkdtemp(join(tmpdir(), 'blake3-web-e2e-'));
     try {
       const path = join(dir, 'changing.bin');
       writeFileSync(path, new Uint8Array(8 * 1024 * 1024).fill(1));
       await page.goto(fixtureUrl('/e2e/pages/worker.html'));
-      await page.waitForFunction(() => globalThis.blake3WebWorker !== undefined || globalThis.blake3WebError !== undefined);
+      await page.waitForFunction(
+        () => globalThis.blake3WebWorker !== undefined || globalThis.blake3WebError !== undefined,
+      );
       await page.setInputFiles('#file', path);
       // Asking the File its size takes its snapshot (Chromium takes it lazily); once the file
       // behind it changes, engines refuse to read it, or (Firefox) read it short.
-      expect(await page.evaluate(() => (document.getElementById('file') as HTMLInputElement).files![0].size)).toBe(8 * 1024 * 1024);
+      expect(await page.evaluate(() => (document.getElementById('file') as HTMLInputElement).files![0].size)).toBe(
+        8 * 1024 * 1024,
+      );
       writeFileSync(path, new Uint8Array(4 * 1024 * 1024).fill(2));
       const r = await page.evaluate(async () => {
         const { worker } = globalThis.blake3WebWorker!;

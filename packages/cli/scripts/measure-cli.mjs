@@ -20,7 +20,7 @@ if (!existsSync(file)) {
   const fd = openSync(file, 'w');
   const piece = new Uint8Array(1 << 20);
   for (let off = 0; off < size; off += piece.length) {
-    for (let i = 0; i < piece.length; i += 4) piece[i] = (off + i) * 2654435761 >>> 24;
+    for (let i = 0; i < piece.length; i += 4) piece[i] = ((off + i) * 2654435761) >>> 24;
     writeSync(fd, piece, 0, Math.min(piece.length, size - off));
   }
   closeSync(fd);
@@ -49,8 +49,10 @@ for (let r = -1; r < rounds; r++) {
   }
 }
 const median = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
-const rows = [...results].map(([name, { secs, rssKiB }]) =>
-  `| ${name} | ${(size / 1e6 / median(secs)).toFixed(0)} | ${median(secs).toFixed(2)} | ${(median(rssKiB) / 1024).toFixed(0)} |`);
+const rows = [...results].map(
+  ([name, { secs, rssKiB }]) =>
+    `| ${name} | ${(size / 1e6 / median(secs)).toFixed(0)} | ${median(secs).toFixed(2)} | ${(median(rssKiB) / 1024).toFixed(0)} |`,
+);
 const b3sumVersion = spawnSync(b3sum, ['--version'], { encoding: 'utf8' }).stdout.trim();
 const section = `## Command line: b3web beside b3sum
 
@@ -64,8 +66,13 @@ b3sum memory-maps the file (RSS counts the mapped pages) and uses the CPU's wide
 `;
 const doc = join(root, 'docs/BENCHMARKS.md');
 const text = readFileSync(doc, 'utf8');
-const start = '<!-- bench:cli:start -->', end = '<!-- bench:cli:end -->';
+const start = '<!-- bench:cli:start -->',
+  end = '<!-- bench:cli:end -->';
 const block = `${start}\n${section.trimEnd()}\n${end}`;
-const i = text.indexOf(start), j = text.indexOf(end);
-writeFileSync(doc, i >= 0 && j > i ? text.slice(0, i) + block + text.slice(j + end.length) : `${text.trimEnd()}\n\n${block}\n`);
+const i = text.indexOf(start),
+  j = text.indexOf(end);
+writeFileSync(
+  doc,
+  i >= 0 && j > i ? text.slice(0, i) + block + text.slice(j + end.length) : `${text.trimEnd()}\n\n${block}\n`,
+);
 console.log(section);

@@ -25,19 +25,32 @@ try {
   const piece = Buffer.concat(Array.from({ length: Math.floor((1 << 20) / line.length) }, () => line));
   const fd = openSync(join(dir, 'sums'), 'w');
   let lines = 0;
-  for (let written = 0; written + piece.length <= size; written += piece.length) writeSync(fd, piece), (lines += piece.length / line.length);
+  for (let written = 0; written + piece.length <= size; written += piece.length)
+    (writeSync(fd, piece), (lines += piece.length / line.length));
   closeSync(fd);
 
-  const load = loadavg().map((l) => l.toFixed(1)).join(' ');
+  const load = loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
   const rows = [];
   for (const [what, args] of [
     [`--length ${size} (hex to /dev/null)`, ['--no-names', '--length', String(size), name]],
-    [`--check of a ${(lines * line.length / 2 ** 30).toFixed(2)} GiB check file (${lines} lines)`, ['--check', 'sums']],
+    [
+      `--check of a ${((lines * line.length) / 2 ** 30).toFixed(2)} GiB check file (${lines} lines)`,
+      ['--check', 'sums'],
+    ],
   ]) {
     const cells = [];
-    for (const [tool, cmd, pre] of [['b3web', process.execPath, [bin]], ['b3sum', b3sum, []]]) {
+    for (const [tool, cmd, pre] of [
+      ['b3web', process.execPath, [bin]],
+      ['b3sum', b3sum, []],
+    ]) {
       const out = openSync('/dev/null', 'w');
-      const r = spawnSync('/usr/bin/time', ['-f', '%e %M', cmd, ...pre, ...args], { cwd: dir, stdio: ['ignore', out, 'pipe'], encoding: 'utf8' });
+      const r = spawnSync('/usr/bin/time', ['-f', '%e %M', cmd, ...pre, ...args], {
+        cwd: dir,
+        stdio: ['ignore', out, 'pipe'],
+        encoding: 'utf8',
+      });
       closeSync(out);
       if (r.status !== 0) throw new Error(`${tool} ${args.join(' ')} failed: ${r.stderr}`);
       const [secs, kib] = r.stderr.trim().split('\n').pop().split(' ').map(Number);
@@ -58,10 +71,15 @@ b3web makes and writes output 64 KiB at a time and reads check files line by lin
 `;
   const doc = join(root, 'docs/BENCHMARKS.md');
   const text = readFileSync(doc, 'utf8');
-  const start = '<!-- bench:cli-memory:start -->', end = '<!-- bench:cli-memory:end -->';
+  const start = '<!-- bench:cli-memory:start -->',
+    end = '<!-- bench:cli-memory:end -->';
   const block = `${start}\n${section.trimEnd()}\n${end}`;
-  const i = text.indexOf(start), j = text.indexOf(end);
-  writeFileSync(doc, i >= 0 && j > i ? text.slice(0, i) + block + text.slice(j + end.length) : `${text.trimEnd()}\n\n${block}\n`);
+  const i = text.indexOf(start),
+    j = text.indexOf(end);
+  writeFileSync(
+    doc,
+    i >= 0 && j > i ? text.slice(0, i) + block + text.slice(j + end.length) : `${text.trimEnd()}\n\n${block}\n`,
+  );
   console.log(section);
 } finally {
   rmSync(dir, { recursive: true, force: true });

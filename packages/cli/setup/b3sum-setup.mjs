@@ -19,13 +19,21 @@ export function ensureB3sum() {
   if (installedB3sumVersion() === `b3sum ${B3SUM_VERSION}`) return;
   const cargo = process.env.CARGO ?? 'cargo';
   if (spawnSync(cargo, ['--version']).status !== 0) {
-    console.error(`cargo was not found (${cargo}): the CLI's differential tests need b3sum ${B3SUM_VERSION}, built from crates.io with cargo; install Rust (https://rustup.rs) or set CARGO`);
+    console.error(
+      `cargo was not found (${cargo}): the CLI's differential tests need b3sum ${B3SUM_VERSION}, built from crates.io with cargo; install Rust (https://rustup.rs) or set CARGO`,
+    );
     process.exit(1);
   }
-  console.log(`installing the reference CLI: cargo install b3sum --version ${B3SUM_VERSION} --locked --root .tools/cargo`);
-  const r = spawnSync(cargo, ['install', 'b3sum', '--version', B3SUM_VERSION, '--locked', '--root', cargoRoot], { stdio: 'inherit' });
+  console.log(
+    `installing the reference CLI: cargo install b3sum --version ${B3SUM_VERSION} --locked --root .tools/cargo`,
+  );
+  const r = spawnSync(cargo, ['install', 'b3sum', '--version', B3SUM_VERSION, '--locked', '--root', cargoRoot], {
+    stdio: 'inherit',
+  });
   if (r.status !== 0 || installedB3sumVersion() !== `b3sum ${B3SUM_VERSION}`) {
-    console.error(`could not install b3sum ${B3SUM_VERSION}; run: cargo install b3sum --version ${B3SUM_VERSION} --locked --root .tools/cargo`);
+    console.error(
+      `could not install b3sum ${B3SUM_VERSION}; run: cargo install b3sum --version ${B3SUM_VERSION} --locked --root .tools/cargo`,
+    );
     process.exit(1);
   }
 }

@@ -33,7 +33,20 @@ export class UsageError extends Error {
   }
 }
 
-type Name = 'keyed' | 'derive-key' | 'length' | 'seek' | 'num-threads' | 'no-mmap' | 'no-names' | 'raw' | 'tag' | 'check' | 'quiet' | 'help' | 'version';
+type Name =
+  | 'keyed'
+  | 'derive-key'
+  | 'length'
+  | 'seek'
+  | 'num-threads'
+  | 'no-mmap'
+  | 'no-names'
+  | 'raw'
+  | 'tag'
+  | 'check'
+  | 'quiet'
+  | 'help'
+  | 'version';
 type Spec = { takesValue: boolean; shown: string; short?: string };
 
 const SPECS: Record<Name, Spec> = {
@@ -51,7 +64,11 @@ const SPECS: Record<Name, Spec> = {
   help: { takesValue: false, shown: '--help', short: 'h' },
   version: { takesValue: false, shown: '--version', short: 'V' },
 };
-const SHORT = new Map(Object.entries(SPECS).filter(([, s]) => s.short).map(([n, s]) => [s.short!, n as Name]));
+const SHORT = new Map(
+  Object.entries(SPECS)
+    .filter(([, s]) => s.short)
+    .map(([n, s]) => [s.short!, n as Name]),
+);
 const isName = (s: string): s is Name => Object.hasOwn(SPECS, s);
 
 /** What conflicts with what (declared on either side, as clap treats it). */
@@ -82,7 +99,8 @@ const unexpected = (arg: string) =>
 const usedTwice = (name: Name) => new UsageError(`the argument '${SPECS[name].shown}' cannot be used multiple times`);
 const unneededValue = (name: Name, value: Uint8Array) =>
   new UsageError(`unexpected value '${lossyUtf8(value)}' for '${SPECS[name].shown}' found; no more were expected`);
-const valueRequired = (name: Name) => new UsageError(`a value is required for '${SPECS[name].shown}' but none was supplied`, false);
+const valueRequired = (name: Name) =>
+  new UsageError(`a value is required for '${SPECS[name].shown}' but none was supplied`, false);
 
 /** Parses b3sum's flags from the raw argument bytes. */
 export function parseCommandLine(argv: readonly RawArg[]): CommandLine {
@@ -96,7 +114,8 @@ export function parseCommandLine(argv: readonly RawArg[]): CommandLine {
 
   const parsePrevious = () => {
     if (unparsed === 'FILE') {
-      if (files.some((f) => f.bytes.length === 0)) throw new UsageError("a value is required for '[FILE]...' but none was supplied", false);
+      if (files.some((f) => f.bytes.length === 0))
+        throw new UsageError("a value is required for '[FILE]...' but none was supplied", false);
     } else if (unparsed !== undefined) {
       parseValue(unparsed, seen.get(unparsed) as Uint8Array);
     }
@@ -113,7 +132,7 @@ export function parseCommandLine(argv: readonly RawArg[]): CommandLine {
     if (seen.has(name) && !(SPECS[name].takesValue && value === undefined)) throw usedTwice(name);
     if (!SPECS[name].takesValue) seen.set(name, true);
     else if (value === undefined) pending = name;
-    else seen.set(name, value), parseValue(name, value);
+    else (seen.set(name, value), parseValue(name, value));
     return undefined;
   };
 
@@ -132,7 +151,8 @@ export function parseCommandLine(argv: readonly RawArg[]): CommandLine {
       // error; else the missing value.
       const long = bytes[1] === 0x2d ? longOption(bytes) : undefined;
       if (long !== undefined && long.name !== '' && !isName(long.name)) throw unexpected(`--${long.name}`);
-      if (long !== undefined && isName(long.name) && long.value !== undefined && !SPECS[long.name].takesValue) throw unneededValue(long.name, long.value);
+      if (long !== undefined && isName(long.name) && long.value !== undefined && !SPECS[long.name].takesValue)
+        throw unneededValue(long.name, long.value);
       if (long === undefined && !SHORT.has(String.fromCodePoint(lossyUtf8(bytes.subarray(1)).codePointAt(0)!))) {
         throw unexpected(`-${String.fromCodePoint(lossyUtf8(bytes.subarray(1)).codePointAt(0)!)}`);
       }
@@ -157,7 +177,7 @@ export function parseCommandLine(argv: readonly RawArg[]): CommandLine {
     }
     // A cluster of short flags; `l` takes the rest of the cluster (after an optional `=`) as its value.
     const text = lossyUtf8(bytes.subarray(1));
-    for (let i = 0; i < text.length; ) {
+    for (let i = 0; i < text.length;) {
       const ch = String.fromCodePoint(text.codePointAt(i)!);
       i += ch.length;
       const name = SHORT.get(ch);
@@ -179,8 +199,12 @@ export function parseCommandLine(argv: readonly RawArg[]): CommandLine {
   const order = [...seen.keys()];
   for (const name of order) {
     const against = order.filter((other) => CONFLICTS[name]?.includes(other));
-    if (against.length === 1) throw new UsageError(`the argument '${SPECS[name].shown}' cannot be used with '${SPECS[against[0]].shown}'`);
-    if (against.length > 1) throw new UsageError(`the argument '${SPECS[name].shown}' cannot be used with:\n${against.map((o) => `  ${SPECS[o].shown}`).join('\n')}`);
+    if (against.length === 1)
+      throw new UsageError(`the argument '${SPECS[name].shown}' cannot be used with '${SPECS[against[0]].shown}'`);
+    if (against.length > 1)
+      throw new UsageError(
+        `the argument '${SPECS[name].shown}' cannot be used with:\n${against.map((o) => `  ${SPECS[o].shown}`).join('\n')}`,
+      );
   }
   // Clap does not ask for --check when an argument that conflicts with it is present, unless
   // another required argument is missing too.
@@ -188,16 +212,20 @@ export function parseCommandLine(argv: readonly RawArg[]): CommandLine {
   const fileMissing = seen.has('keyed') && files.length === 0;
   if (fileMissing || (quietAlone && !order.some((n) => CONFLICTS.check!.includes(n)))) {
     const missing = [...(quietAlone ? ['--check'] : []), ...(fileMissing ? ['<FILE>...'] : [])];
-    throw new UsageError(`the following required arguments were not provided:\n${missing.map((m) => `  ${m}`).join('\n')}`);
+    throw new UsageError(
+      `the following required arguments were not provided:\n${missing.map((m) => `  ${m}`).join('\n')}`,
+    );
   }
 
-  const num = (name: Name) => (seen.has(name) ? parseValue(name, seen.get(name) as Uint8Array) as bigint : undefined);
+  const num = (name: Name) => (seen.has(name) ? (parseValue(name, seen.get(name) as Uint8Array) as bigint) : undefined);
   return {
     kind: 'run',
     args: {
       files: files.length > 0 ? files : [{ bytes: new Uint8Array([0x2d]), text: '-' }],
       keyed: seen.has('keyed'),
-      deriveKey: seen.has('derive-key') ? (parseValue('derive-key', seen.get('derive-key') as Uint8Array) as string) : undefined,
+      deriveKey: seen.has('derive-key')
+        ? (parseValue('derive-key', seen.get('derive-key') as Uint8Array) as string)
+        : undefined,
       length: num('length') ?? 32n,
       seek: num('seek') ?? 0n,
       numThreads: num('num-threads'),
@@ -219,7 +247,9 @@ function parseValue(name: Name, bytes: Uint8Array): string | bigint {
 /** `--name` or `--name=value`. */
 function longOption(bytes: Uint8Array): { name: string; value?: Uint8Array } {
   const eq = bytes.indexOf(0x3d, 2);
-  return eq < 0 ? { name: lossyUtf8(bytes.subarray(2)) } : { name: lossyUtf8(bytes.subarray(2, eq)), value: bytes.subarray(eq + 1) };
+  return eq < 0
+    ? { name: lossyUtf8(bytes.subarray(2)) }
+    : { name: lossyUtf8(bytes.subarray(2, eq)), value: bytes.subarray(eq + 1) };
 }
 
 export const USAGE = 'Usage: b3web [OPTIONS] [FILE]...';

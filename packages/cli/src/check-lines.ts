@@ -85,7 +85,7 @@ export async function* checkFileLines(chunks: AsyncIterable<Uint8Array>): AsyncG
       started = false;
       yield end();
     }
-    if (from < chunk.length) add(chunk.subarray(from)), (started = true);
+    if (from < chunk.length) (add(chunk.subarray(from)), (started = true));
   }
   if (started) yield end();
 }

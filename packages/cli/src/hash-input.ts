@@ -10,7 +10,8 @@ const READ_BYTES = 4 << 20;
 let readBuffer: Uint8Array | undefined;
 
 /** Opens a file by its name's bytes (a name need not be UTF-8). */
-export const openPath = (path: Uint8Array): number => openSync(Buffer.from(path.buffer, path.byteOffset, path.length), 'r');
+export const openPath = (path: Uint8Array): number =>
+  openSync(Buffer.from(path.buffer, path.byteOffset, path.length), 'r');
 
 /** The size of an open regular file, or undefined for anything else (pipes, devices, directories). */
 export function regularFileSize(fd: number): number | undefined {

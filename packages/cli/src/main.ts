@@ -23,7 +23,10 @@ const XOF_END = 1n << 64n;
  */
 export async function main(argv: readonly (string | RawArg)[] = rawArgv(), io: Writer = fdWriter()): Promise<number> {
   try {
-    return await run(argv.map((a) => (typeof a === 'string' ? fromText(a) : a)), io);
+    return await run(
+      argv.map((a) => (typeof a === 'string' ? fromText(a) : a)),
+      io,
+    );
   } catch (err) {
     // What stops the whole run (a check file that cannot be read, stdout closed), worded as
     // b3sum's `main` returning an error.
@@ -49,13 +52,15 @@ async function run(argv: RawArg[], io: Writer): Promise<number> {
     io.err(`error: ${err.message}\n${tip}${usage}\nFor more information, try '--help'.\n`);
     return 2;
   }
-  if (parsed.kind === 'help') return io.out(HELP), 0;
-  if (parsed.kind === 'version') return io.out(`${NAME} ${VERSION}\n`), 0;
+  if (parsed.kind === 'help') return (io.out(HELP), 0);
+  if (parsed.kind === 'version') return (io.out(`${NAME} ${VERSION}\n`), 0);
   const args = parsed.args;
   if (args.raw && args.files.length > 1) throw new Error('Only one filename can be provided when using --raw');
   const length = args.check ? BigInt(OUT_LEN) : args.length;
   if (args.seek + length > XOF_END) {
-    throw new Error(`--seek ${args.seek} with ${length} output bytes goes past the end of BLAKE3's output stream (2^64 bytes)`);
+    throw new Error(
+      `--seek ${args.seek} with ${length} output bytes goes past the end of BLAKE3's output stream (2^64 bytes)`,
+    );
   }
   let mode: Mode = {};
   if (args.keyed) mode = { key: await readKeyFromStdin() };
@@ -71,7 +76,13 @@ async function run(argv: RawArg[], io: Writer): Promise<number> {
 const isStdin = (arg: RawArg) => arg.bytes.length === 1 && arg.bytes[0] === 0x2d;
 
 /** The output reader of `arg` at `--seek`, or its first `length` bytes when the worker pool hashed it. */
-async function hashPath(arg: RawArg, args: Args, mode: Mode, pool: PoolHasher, length: bigint): Promise<OutputReader | Uint8Array> {
+async function hashPath(
+  arg: RawArg,
+  args: Args,
+  mode: Mode,
+  pool: PoolHasher,
+  length: bigint,
+): Promise<OutputReader | Uint8Array> {
   let reader: OutputReader;
   if (isStdin(arg)) {
     if (args.keyed) throw new Error('Cannot open `-` in keyed mode');
@@ -81,7 +92,8 @@ async function hashPath(arg: RawArg, args: Args, mode: Mode, pool: PoolHasher, l
     try {
       fd = openPath(arg.bytes);
     } catch (err) {
-      if (arg.exact === false && (err as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`${osErrorReason(err)}; ${NOT_UTF8_HINT}`);
+      if (arg.exact === false && (err as NodeJS.ErrnoException).code === 'ENOENT')
+        throw new Error(`${osErrorReason(err)}; ${NOT_UTF8_HINT}`);
       throw err;
     }
     try {
@@ -161,7 +173,13 @@ async function checkAll(args: Args, mode: Mode, io: Writer, pool: PoolHasher): P
 }
 
 /** Checks one line; false when it fails (malformed, unreadable, or a different hash). */
-async function checkOne(line: { text: string } | { tooLong: true }, args: Args, mode: Mode, io: Writer, pool: PoolHasher): Promise<boolean> {
+async function checkOne(
+  line: { text: string } | { tooLong: true },
+  args: Args,
+  mode: Mode,
+  io: Writer,
+  pool: PoolHasher,
+): Promise<boolean> {
   let parsed;
   try {
     if ('tooLong' in line) throw new Error('Check line too long to name a file');

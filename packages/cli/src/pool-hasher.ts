@@ -19,7 +19,10 @@ export type PoolHasher = {
  * number of threads) are clamped to the core count.
  */
 export function poolHasher(threads: bigint | undefined): PoolHasher {
-  const size = threads === undefined || threads === 0n ? undefined : Number(threads < BigInt(availableParallelism()) ? threads : availableParallelism());
+  const size =
+    threads === undefined || threads === 0n
+      ? undefined
+      : Number(threads < BigInt(availableParallelism()) ? threads : availableParallelism());
   let pool: Pool | undefined;
   return {
     async hash(path, bytes, mode, length) {

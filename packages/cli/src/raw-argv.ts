@@ -33,7 +33,8 @@ export function fromText(text: string): RawArg {
 }
 
 /** Said after an error on a name whose bytes were lost before the tool saw them. */
-export const NOT_UTF8_HINT = 'the name may not be valid UTF-8, and this system does not give the tool its bytes (no /proc/self/cmdline)';
+export const NOT_UTF8_HINT =
+  'the name may not be valid UTF-8, and this system does not give the tool its bytes (no /proc/self/cmdline)';
 
 /**
  * The arguments after the script, as the bytes the process was given. Where they cannot be read
@@ -46,7 +47,7 @@ export function rawArgv(decoded: readonly string[] = process.argv.slice(2)): Raw
     const cmdline = readFileSync('/proc/self/cmdline');
     let start = 0;
     for (let i = 0; i < cmdline.length; i++) {
-      if (cmdline[i] === 0) entries.push(cmdline.subarray(start, i)), (start = i + 1);
+      if (cmdline[i] === 0) (entries.push(cmdline.subarray(start, i)), (start = i + 1));
     }
   } catch {
     entries = [];

@@ -16,7 +16,7 @@ const sleeper = new Int32Array(new SharedArrayBuffer(4));
 
 /** Writes all of `data` to `fd`, waiting out EAGAIN on a descriptor someone made non-blocking. */
 function writeAll(fd: number, data: Uint8Array): void {
-  for (let off = 0; off < data.length; ) {
+  for (let off = 0; off < data.length;) {
     try {
       off += writeSync(fd, data, off, data.length - off);
     } catch (err) {

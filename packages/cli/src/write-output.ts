@@ -16,7 +16,7 @@ export function bytesSource(bytes: Uint8Array): OutputSource {
 /** Writes the next `length` bytes of `reader`, as hex or raw bytes. */
 export function writeOutput(reader: OutputSource, length: bigint, hex: boolean, io: Writer): void {
   const block = new Uint8Array(Number(length < BigInt(BLOCK_BYTES) ? length : BigInt(BLOCK_BYTES)));
-  for (let left = length; left > 0n; ) {
+  for (let left = length; left > 0n;) {
     const piece = left < BigInt(block.length) ? block.subarray(0, Number(left)) : block;
     reader.readInto(piece);
     io.out(hex ? bytesToHex(piece) : piece);

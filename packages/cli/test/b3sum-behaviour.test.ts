@@ -18,12 +18,18 @@ const ONE = bytesToHex(blake3('one'));
 
 type Run = { status: number | null; out: string; err: string };
 function run(args: string[], opts: { stdin?: string | Uint8Array; env?: Record<string, string> } = {}): Run {
-  const r = spawnSync(process.execPath, [b3web, ...args], { cwd: dir, input: opts.stdin ?? '', env: { ...process.env, ...opts.env }, maxBuffer: 1 << 28 });
+  const r = spawnSync(process.execPath, [b3web, ...args], {
+    cwd: dir,
+    input: opts.stdin ?? '',
+    env: { ...process.env, ...opts.env },
+    maxBuffer: 1 << 28,
+  });
   return { status: r.status, out: r.stdout.toString(), err: r.stderr.toString() };
 }
 /** A heap far smaller than the data: only a tool that streams can finish. */
 const SMALL_HEAP = { NODE_OPTIONS: '--max-old-space-size=24' };
-const sh = (script: string) => spawnSync('/bin/sh', ['-c', script, process.execPath, b3web], { cwd: dir, timeout: 120_000 });
+const sh = (script: string) =>
+  spawnSync('/bin/sh', ['-c', script, process.execPath, b3web], { cwd: dir, timeout: 120_000 });
 
 describe('--length streams the output', () => {
   it('64 MiB of hex output with a 24 MiB heap, every byte right', async () => {
@@ -33,7 +39,10 @@ describe('--length streams the output', () => {
     const want = blake3.create();
     for (let left = length; left > 0; left -= 1 << 20) want.update(bytesToHex(reader.read(Math.min(left, 1 << 20))));
     const got = blake3.create();
-    const child = spawn(process.execPath, [b3web, '--no-names', '-l', String(length), 'one'], { cwd: dir, env: { ...process.env, ...SMALL_HEAP } });
+    const child = spawn(process.execPath, [b3web, '--no-names', '-l', String(length), 'one'], {
+      cwd: dir,
+      env: { ...process.env, ...SMALL_HEAP },
+    });
     let size = 0;
     child.stdout.on('data', (d: Buffer) => ((size += d.length), got.update(d)));
     const status = await new Promise((resolve) => child.on('close', resolve));
@@ -63,7 +72,10 @@ describe('--check reads line by line', () => {
 
   it('a 36 MiB check file with a 24 MiB heap, from a file and from stdin', () => {
     writeFileSync(join(dir, 'big-sums'), bigCheckfile);
-    for (const [args, stdin] of [[['-c', 'big-sums'], ''], [['-c', '-'], bigCheckfile]] as const) {
+    for (const [args, stdin] of [
+      [['-c', 'big-sums'], ''],
+      [['-c', '-'], bigCheckfile],
+    ] as const) {
       const r = run([...args], { stdin, env: SMALL_HEAP });
       assert.deepEqual([r.status, r.err], [0, ''], args.join(' '));
       assert.equal(r.out, 'one: OK\n'.repeat(600));
@@ -74,11 +86,16 @@ describe('--check reads line by line', () => {
     const r = run(['-c'], { stdin: `${ONE}  ${'a'.repeat(100_000)}\n${ONE}  one\n` });
     assert.equal(r.status, 1);
     assert.equal(r.out, 'one: OK\n');
-    assert.match(r.err, /^b3web: Check line too long to name a file\nb3web: WARNING: 1 computed checksum did NOT match\n$/);
+    assert.match(
+      r.err,
+      /^b3web: Check line too long to name a file\nb3web: WARNING: 1 computed checksum did NOT match\n$/,
+    );
   });
 
   it('a line that is not UTF-8 stops the check, as b3sum does', () => {
-    const r = run(['-c', '-'], { stdin: Buffer.concat([Buffer.from(`${ONE}  one\n`), Buffer.from([0xff, 0x0a]), Buffer.from(`${ONE}  one\n`)]) });
+    const r = run(['-c', '-'], {
+      stdin: Buffer.concat([Buffer.from(`${ONE}  one\n`), Buffer.from([0xff, 0x0a]), Buffer.from(`${ONE}  one\n`)]),
+    });
     assert.deepEqual([r.status, r.out, r.err], [1, 'one: OK\n', 'Error: stream did not contain valid UTF-8\n']);
   });
 });
@@ -109,9 +126,21 @@ describe('CR, LF and backslash in names', () => {
 
 describe("b3sum's status and message for every command line", () => {
   const cases: [string[], number, string][] = [
-    [['--length', '-1', 'one'], 2, "error: unexpected argument '-1' found\n\n  tip: to pass '-1' as a value, use '-- -1'\n"],
-    [['one', '--seek'], 2, "error: a value is required for '--seek <SEEK>' but none was supplied\n\nFor more information, try '--help'.\n"],
-    [['one', ''], 2, "error: a value is required for '[FILE]...' but none was supplied\n\nFor more information, try '--help'.\n"],
+    [
+      ['--length', '-1', 'one'],
+      2,
+      "error: unexpected argument '-1' found\n\n  tip: to pass '-1' as a value, use '-- -1'\n",
+    ],
+    [
+      ['one', '--seek'],
+      2,
+      "error: a value is required for '--seek <SEEK>' but none was supplied\n\nFor more information, try '--help'.\n",
+    ],
+    [
+      ['one', ''],
+      2,
+      "error: a value is required for '[FILE]...' but none was supplied\n\nFor more information, try '--help'.\n",
+    ],
     [['-c', 'empty'], 0, ''],
     [['-c'], 1, 'b3web: Invalid hash length\n'],
     [['--length=+5', '--no-names', 'one'], 0, ''],
@@ -126,7 +155,14 @@ describe("b3sum's status and message for every command line", () => {
 
   it('short and 66-digit hashes: "Invalid hash length"', () => {
     const r = run(['-c'], { stdin: `${ONE.slice(2)}  one\n${ONE}00  one\n` });
-    assert.deepEqual([r.status, r.out, r.err], [1, '', 'b3web: Invalid hash length\nb3web: Invalid hash length\nb3web: WARNING: 2 computed checksums did NOT match\n']);
+    assert.deepEqual(
+      [r.status, r.out, r.err],
+      [
+        1,
+        '',
+        'b3web: Invalid hash length\nb3web: Invalid hash length\nb3web: WARNING: 2 computed checksums did NOT match\n',
+      ],
+    );
   });
 
   it('--num-threads 300 hashes a file large enough for the worker pool', () => {

@@ -13,7 +13,18 @@ describe('b3web', () => {
   it('--help describes every flag and exits 0', () => {
     const r = run(['--help']);
     assert.equal(r.status, 0);
-    for (const flag of ['--keyed', '--derive-key', '--length', '--seek', '--num-threads', '--no-names', '--raw', '--tag', '--check', '--quiet']) {
+    for (const flag of [
+      '--keyed',
+      '--derive-key',
+      '--length',
+      '--seek',
+      '--num-threads',
+      '--no-names',
+      '--raw',
+      '--tag',
+      '--check',
+      '--quiet',
+    ]) {
       assert.match(r.stdout, new RegExp(flag));
     }
   });
@@ -22,7 +33,6 @@ describe('b3web', () => {
     const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
     assert.equal(run(['-V']).stdout, `b3web ${version}\n`);
   });
-
 
   it('file names escape and unescape as b3sum does', () => {
     for (const name of ['plain', 'a\\b', 'a\nb', 'a\rb', '\\\n\\\\\r\n', 'é ✓']) {
@@ -37,7 +47,11 @@ describe('b3web', () => {
 
   it("check lines: each malformed kind has b3sum's message", () => {
     const hex = 'ab'.repeat(32);
-    assert.deepEqual(parseCheckLine(`\\${hex}  a\\nb\\\\c\\r\r\n`), { shown: '\\a\\nb\\\\c\\r', path: 'a\nb\\c\r', expectedHex: hex });
+    assert.deepEqual(parseCheckLine(`\\${hex}  a\\nb\\\\c\\r\r\n`), {
+      shown: '\\a\\nb\\\\c\\r',
+      path: 'a\nb\\c\r',
+      expectedHex: hex,
+    });
     for (const [line, message] of [
       ['\r\n', 'Empty line'],
       [`${hex} x`, 'Invalid check line format'],

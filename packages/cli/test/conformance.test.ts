@@ -18,7 +18,11 @@ it('conformance suite: b3web --length, with --keyed and --derive-key, output len
         return file;
       });
       const flags = mode === 'keyed_hash' ? ['--keyed'] : mode === 'derive_key' ? ['--derive-key', context!] : [];
-      const { status, stdout, stderr } = await runTool('b3web', [...flags, '--length', String(outputLength), '--no-names', ...files], { stdin: key });
+      const { status, stdout, stderr } = await runTool(
+        'b3web',
+        [...flags, '--length', String(outputLength), '--no-names', ...files],
+        { stdin: key },
+      );
       assert.equal(status, 0, stderr);
       return stdout.toString('utf8').split('\n').slice(0, -1);
     },

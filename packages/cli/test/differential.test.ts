@@ -12,7 +12,13 @@ import { runTool, type Arg } from './run-tool.ts';
 // @ts-expect-error: plain .mjs
 import { generatedTokens, KEY, makeFiles, scenarios } from './scenarios.mjs';
 
-type Scenario = { name: string; args: Arg[]; stdin?: Uint8Array; checkfiles?: Record<string, string | Uint8Array>; stdinCheck?: string };
+type Scenario = {
+  name: string;
+  args: Arg[];
+  stdin?: Uint8Array;
+  checkfiles?: Record<string, string | Uint8Array>;
+  stdinCheck?: string;
+};
 
 /**
  * Standard error as compared: the tool's name made one, and without what clap adds after an
@@ -30,13 +36,18 @@ const comparable = (stderr: string) =>
 let dir: string;
 const hashes = new Map<string, string>();
 before(async () => {
-  assert.equal(installedB3sumVersion(), `b3sum ${B3SUM_VERSION}`, `b3sum ${B3SUM_VERSION} is not installed: run node scripts/bootstrap.mjs --test`);
+  assert.equal(
+    installedB3sumVersion(),
+    `b3sum ${B3SUM_VERSION}`,
+    `b3sum ${B3SUM_VERSION} is not installed: run node scripts/bootstrap.mjs --test`,
+  );
   dir = makeFiles();
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 async function hashOf(name: string): Promise<string> {
-  if (!hashes.has(name)) hashes.set(name, (await runTool('b3sum', ['--no-names', name], { cwd: dir })).stdout.toString().trim());
+  if (!hashes.has(name))
+    hashes.set(name, (await runTool('b3sum', ['--no-names', name], { cwd: dir })).stdout.toString().trim());
   return hashes.get(name)!;
 }
 
@@ -50,10 +61,23 @@ async function fill(text: string | Uint8Array): Promise<string | Uint8Array> {
 async function compare(s: Scenario) {
   for (const [file, text] of Object.entries(s.checkfiles ?? {})) writeFileSync(join(dir, file), await fill(text));
   const stdin = s.stdinCheck !== undefined ? Buffer.from(await fill(s.stdinCheck)) : s.stdin;
-  const [want, got] = await Promise.all([runTool('b3sum', s.args, { cwd: dir, stdin }), runTool('b3web', s.args, { cwd: dir, stdin })]);
-  const shown = s.args.map((a) => JSON.stringify(typeof a === 'string' ? a : Buffer.from(a).toString('latin1'))).join(' ');
-  assert.equal(got.stdout.toString('latin1'), want.stdout.toString('latin1'), `stdout of ${shown}\nb3web stderr:\n${got.stderr}`);
-  assert.equal(got.status, want.status, `exit status of ${shown}; b3sum said:\n${want.stderr}\nb3web said:\n${got.stderr}`);
+  const [want, got] = await Promise.all([
+    runTool('b3sum', s.args, { cwd: dir, stdin }),
+    runTool('b3web', s.args, { cwd: dir, stdin }),
+  ]);
+  const shown = s.args
+    .map((a) => JSON.stringify(typeof a === 'string' ? a : Buffer.from(a).toString('latin1')))
+    .join(' ');
+  assert.equal(
+    got.stdout.toString('latin1'),
+    want.stdout.toString('latin1'),
+    `stdout of ${shown}\nb3web stderr:\n${got.stderr}`,
+  );
+  assert.equal(
+    got.status,
+    want.status,
+    `exit status of ${shown}; b3sum said:\n${want.stderr}\nb3web said:\n${got.stderr}`,
+  );
   assert.equal(comparable(got.stderr), comparable(want.stderr), `stderr of ${shown}`);
 }
 
@@ -67,9 +91,13 @@ describe('b3web and b3sum on generated command lines', () => {
   const tokens = generatedTokens as Arg[];
   const lines = Array.from({ length: 100 }, () => Array.from({ length: rng.int(0, 5) }, () => rng.pick(tokens)));
   it(`100 command lines from seed ${seed}`, async () => {
-    writeFileSync(join(dir, 'sums'), `${await hashOf('one')}  one\n\\${await hashOf('cr\r')}  cr\\r\n${'0'.repeat(64)}  small\n`);
+    writeFileSync(
+      join(dir, 'sums'),
+      `${await hashOf('one')}  one\n\\${await hashOf('cr\r')}  cr\\r\n${'0'.repeat(64)}  small\n`,
+    );
     const failures: string[] = [];
-    for (const args of lines) await compare({ name: args.join(' '), args, stdin: KEY }).catch((e: Error) => failures.push(e.message));
+    for (const args of lines)
+      await compare({ name: args.join(' '), args, stdin: KEY }).catch((e: Error) => failures.push(e.message));
     assert.deepEqual(failures, []);
   });
 });

@@ -18,21 +18,32 @@ function command(tool: 'b3web' | 'b3sum', args: readonly Arg[]): [string, string
   const exe = tool === 'b3web' ? [process.execPath, b3web] : [b3sum];
   if (args.every((a) => typeof a === 'string')) return [exe[0], [...exe.slice(1), ...(args as string[])]];
   // Each argument as printf octal escapes, with a sentinel so command substitution keeps trailing newlines.
-  const vars = args.map((a, i) => `a${i}="$(printf '${octal(typeof a === 'string' ? Buffer.from(a) : a)}_')"; a${i}="\${a${i}%_}"`);
+  const vars = args.map(
+    (a, i) => `a${i}="$(printf '${octal(typeof a === 'string' ? Buffer.from(a) : a)}_')"; a${i}="\${a${i}%_}"`,
+  );
   const script = `${vars.join('; ')}; exec ${exe.map((e) => `'${e}'`).join(' ')} ${args.map((_, i) => `"$a${i}"`).join(' ')}`;
   return ['/bin/sh', ['-c', script]];
 }
 
-export function runTool(tool: 'b3web' | 'b3sum', args: readonly Arg[], opts: { cwd?: string; stdin?: Uint8Array; env?: Record<string, string> } = {}): Promise<Result> {
+export function runTool(
+  tool: 'b3web' | 'b3sum',
+  args: readonly Arg[],
+  opts: { cwd?: string; stdin?: Uint8Array; env?: Record<string, string> } = {},
+): Promise<Result> {
   const [cmd, argv] = command(tool, args);
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, argv, { cwd: opts.cwd, env: { ...process.env, RUST_BACKTRACE: '0', RUST_LIB_BACKTRACE: '0', ...opts.env } });
+    const child = spawn(cmd, argv, {
+      cwd: opts.cwd,
+      env: { ...process.env, RUST_BACKTRACE: '0', RUST_LIB_BACKTRACE: '0', ...opts.env },
+    });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (d: Buffer) => out.push(d));
     child.stderr.on('data', (d: Buffer) => err.push(d));
     child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8') }));
+    child.on('close', (status) =>
+      resolve({ status, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8') }),
+    );
     child.stdin.on('error', () => {}); // a tool that exits before reading all of stdin
     child.stdin.end(opts.stdin ?? new Uint8Array(0));
   });

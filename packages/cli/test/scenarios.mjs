@@ -45,7 +45,11 @@ export const scenarios = [
   { name: 'several files', args: ['one', 'small', 'medium', 'empty'] },
   { name: 'a multi-subtree file', args: ['large'] },
   { name: 'a multi-subtree file, one thread', args: ['--num-threads', '1', 'large'] },
-  { name: 'a multi-subtree file, two threads, keyed', args: ['--keyed', '--num-threads', '2', 'large', 'small'], stdin: KEY },
+  {
+    name: 'a multi-subtree file, two threads, keyed',
+    args: ['--keyed', '--num-threads', '2', 'large', 'small'],
+    stdin: KEY,
+  },
   { name: 'stdin by default', args: [], stdin: paint(5000, 3) },
   { name: 'stdin as -', args: ['-', 'one'], stdin: paint(2049, 5) },
   { name: 'length 0', args: ['--length', '0', 'small'] },
@@ -79,8 +83,13 @@ export const scenarios = [
     name: 'check: bad, malformed and missing lines',
     args: ['-c', 'sums'],
     checkfiles: {
-      sums: '{hash:small}  small\n' + '0'.repeat(64) + '  one\nnot a check line\n\n' +
-        '{hash:small}  missing\n' + 'ABCD'.repeat(16) + '  small\n{hash:small} small\n',
+      sums:
+        '{hash:small}  small\n' +
+        '0'.repeat(64) +
+        '  one\nnot a check line\n\n' +
+        '{hash:small}  missing\n' +
+        'ABCD'.repeat(16) +
+        '  small\n{hash:small} small\n',
     },
   },
   {
@@ -98,10 +107,17 @@ export const scenarios = [
 
   // Names that are not UTF-8 open by their bytes and print lossily.
   { name: 'a Latin-1 name', args: [CAFE_LATIN1, 'one'] },
-  { name: 'invalid UTF-8 of every kind in a name', args: [LONE_CONTINUATION, '--tag', Buffer.from('missing\xff', 'latin1')] },
+  {
+    name: 'invalid UTF-8 of every kind in a name',
+    args: [LONE_CONTINUATION, '--tag', Buffer.from('missing\xff', 'latin1')],
+  },
   { name: 'invalid UTF-8 in a value', args: ['--derive-key', Buffer.from([0xff]), 'one'] },
   { name: 'invalid UTF-8 in an unknown flag', args: [Buffer.from('--\xff', 'latin1')] },
-  { name: 'check a file that is not UTF-8', args: ['-c', 'latin1-sums'], checkfiles: { 'latin1-sums': Buffer.from('{hash:one}  one\ncaf\xe9  one\n{hash:one}  one\n', 'latin1') } },
+  {
+    name: 'check a file that is not UTF-8',
+    args: ['-c', 'latin1-sums'],
+    checkfiles: { 'latin1-sums': Buffer.from('{hash:one}  one\ncaf\xe9  one\n{hash:one}  one\n', 'latin1') },
+  },
 
   // CR, LF and backslash in names: escapes and check lines as b3sum 1.8 writes and reads them.
   { name: 'names with CR and CRLF', args: ['cr\r', 'a\r\nb', ' lead  and trail '] },
@@ -109,20 +125,31 @@ export const scenarios = [
   {
     name: 'check: escaped CR, extra CRs and CRLF endings, spaces in names',
     args: ['-c', 'sums'],
-    checkfiles: { sums: '\\{hash:cr\r}  cr\\r\r\n\\{hash:a\r\nb}  a\\r\\nb\n{hash:one}  one\r\r\n{hash:one}  one\r\r\r\n{hash: lead  and trail }   lead  and trail \nBLAKE3 (cr\\r) = {hash:cr\r}\n' },
+    checkfiles: {
+      sums: '\\{hash:cr\r}  cr\\r\r\n\\{hash:a\r\nb}  a\\r\\nb\n{hash:one}  one\r\r\n{hash:one}  one\r\r\r\n{hash: lead  and trail }   lead  and trail \nBLAKE3 (cr\\r) = {hash:cr\r}\n',
+    },
   },
   {
     name: 'check: malformed lines, each with its message',
     args: ['-c', 'sums'],
     checkfiles: {
-      sums: '{hash:one}0  one\n' + '0'.repeat(62) + '  one\n' + '0'.repeat(66) + '  one\n{hash:one}  \n\\{hash:one}  \n' +
+      sums:
+        '{hash:one}0  one\n' +
+        '0'.repeat(62) +
+        '  one\n' +
+        '0'.repeat(66) +
+        '  one\n{hash:one}  \n\\{hash:one}  \n' +
         'BLAKE3 () = {hash:one}\nBLAKE3 (one) = {hash:one}0\nBLAKE3 (a) = b) = {hash:one}\n{hash:one}  one\\\n\\{hash:one}  one\\\n' +
         '{hash:one}  \uFFFD\n\r\n\n\\\n{hash:one}\n',
     },
   },
   { name: 'check an empty check file', args: ['-c', 'empty'] },
   { name: 'check a directory', args: ['--check', 'a-directory'] },
-  { name: 'check two files, the second missing', args: ['-c', 'sums', 'nope', 'sums'], checkfiles: { sums: '{hash:one}  one\n' } },
+  {
+    name: 'check two files, the second missing',
+    args: ['-c', 'sums', 'nope', 'sums'],
+    checkfiles: { sums: '{hash:one}  one\n' },
+  },
   { name: 'check with a seek', args: ['-c', '--seek', '1', 'sums'], checkfiles: { sums: '{hash:one}  one\n' } },
 
   // Usage and messages.
@@ -131,7 +158,10 @@ export const scenarios = [
   { name: 'length without a value', args: ['-l'] },
   { name: 'an empty file argument', args: ['one', ''] },
   { name: 'an empty argument after --', args: ['--', ''] },
-  { name: 'length 2^64 - 1 past the first block is accepted', args: ['--seek', '18446744073709551551', '--length', '64', 'one'] },
+  {
+    name: 'length 2^64 - 1 past the first block is accepted',
+    args: ['--seek', '18446744073709551551', '--length', '64', 'one'],
+  },
   { name: 'length 2^64', args: ['-l', '18446744073709551616', 'one'] },
   { name: 'num-threads 300 on a multi-subtree file', args: ['--num-threads', '300', 'large', 'one'] },
   { name: 'num-threads 0', args: ['--num-threads', '0', 'large'] },
@@ -155,8 +185,46 @@ export const scenarios = [
 
 /** Pieces of command lines for the generated cases: flags, values (small, bad, empty) and files. */
 export const generatedTokens = [
-  '--length', '-l', '--seek', '--num-threads', '--derive-key', '3', '0', '1', '65', '-1', 'x', '', '+2',
-  '--raw', '--tag', '--no-names', '--no-mmap', '-c', '--check', '--quiet', '--keyed', '--bogus', '-x', '--', '-',
-  '-l7', '-l=2', '--length=4', '--seek=70', '-cl', '-lc', '--raw=1',
-  'one', 'small', 'medium', 'missing', 'a-directory', 'sums', 'odd\nname', 'cr\r', 'back\\slash', CAFE_LATIN1,
+  '--length',
+  '-l',
+  '--seek',
+  '--num-threads',
+  '--derive-key',
+  '3',
+  '0',
+  '1',
+  '65',
+  '-1',
+  'x',
+  '',
+  '+2',
+  '--raw',
+  '--tag',
+  '--no-names',
+  '--no-mmap',
+  '-c',
+  '--check',
+  '--quiet',
+  '--keyed',
+  '--bogus',
+  '-x',
+  '--',
+  '-',
+  '-l7',
+  '-l=2',
+  '--length=4',
+  '--seek=70',
+  '-cl',
+  '-lc',
+  '--raw=1',
+  'one',
+  'small',
+  'medium',
+  'missing',
+  'a-directory',
+  'sums',
+  'odd\nname',
+  'cr\r',
+  'back\\slash',
+  CAFE_LATIN1,
 ];

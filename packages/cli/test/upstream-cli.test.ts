@@ -35,7 +35,8 @@ function read(args: string[], opts?: { cwd?: string; stdin?: string | Uint8Array
 describe('b3sum cli_tests.rs', () => {
   it('test_hash_one', () => assert.equal(read([], { stdin: 'foo' }), `${hex('foo')}  -`));
   it('test_hash_one_tag', () => assert.equal(read(['--tag'], { stdin: 'foo' }), `BLAKE3 (-) = ${hex('foo')}`));
-  it('test_hash_one_raw', () => assert.deepEqual(new Uint8Array(run(['--raw'], { stdin: 'foo' }).stdout), blake3('foo')));
+  it('test_hash_one_raw', () =>
+    assert.deepEqual(new Uint8Array(run(['--raw'], { stdin: 'foo' }).stdout), blake3('foo')));
 
   it('test_hash_many and test_hash_many_tag', () => {
     const dir = tempdir();
@@ -108,7 +109,10 @@ describe('b3sum cli_tests.rs', () => {
     const names = ['abcdef', 'abc\ndef', 'abc\\def', 'abc\rdef', 'abc\r\ndef', 'subdir/foo'];
     for (const name of names) writeFileSync(join(dir, name), '');
     const e = hex('');
-    assert.equal(read(names, { cwd: dir }), `${e}  abcdef\n\\${e}  abc\\ndef\n\\${e}  abc\\\\def\n\\${e}  abc\\rdef\n\\${e}  abc\\r\\ndef\n${e}  subdir/foo`);
+    assert.equal(
+      read(names, { cwd: dir }),
+      `${e}  abcdef\n\\${e}  abc\\ndef\n\\${e}  abc\\\\def\n\\${e}  abc\\rdef\n\\${e}  abc\\r\\ndef\n${e}  subdir/foo`,
+    );
   });
 
   it('test_invalid_unicode_on_unix', () => {
@@ -116,7 +120,9 @@ describe('b3sum cli_tests.rs', () => {
     writeFileSync(join(dir, 'abcdef'), '');
     writeFileSync(Buffer.from(`${dir}/abc\xffdef`, 'latin1'), '');
     // Node cannot pass bytes that are not UTF-8 as arguments; the shell can.
-    const r = spawnSync('/bin/sh', ['-c', `exec "$0" "$1" abcdef "$(printf 'abc\\377def')"`, process.execPath, b3web], { cwd: dir });
+    const r = spawnSync('/bin/sh', ['-c', `exec "$0" "$1" abcdef "$(printf 'abc\\377def')"`, process.execPath, b3web], {
+      cwd: dir,
+    });
     assert.equal(r.status, 0, r.stderr.toString());
     assert.equal(r.stdout.toString(), `${hex('')}  abcdef\n${hex('')}  abc\uFFFDdef\n`);
   });
@@ -148,15 +154,24 @@ describe('b3sum cli_tests.rs', () => {
 
       writeFileSync(join(dir, 'b'), 'CORRUPTION');
       const corrupt = run(['--check', checkfilePath], { cwd: dir });
-      assert.deepEqual([corrupt.status, corrupt.out, corrupt.err], [1, 'a: OK\nb: FAILED\nc/d: OK\n', 'b3web: WARNING: 1 computed checksum did NOT match\n']);
+      assert.deepEqual(
+        [corrupt.status, corrupt.out, corrupt.err],
+        [1, 'a: OK\nb: FAILED\nc/d: OK\n', 'b3web: WARNING: 1 computed checksum did NOT match\n'],
+      );
 
       rmSync(join(dir, 'b'));
       const missing = run(['--check', checkfilePath], { cwd: dir });
       const openError = 'No such file or directory (os error 2)';
-      assert.deepEqual([missing.status, missing.out, missing.err], [1, `a: OK\nb: FAILED (${openError})\nc/d: OK\n`, 'b3web: WARNING: 1 computed checksum did NOT match\n']);
+      assert.deepEqual(
+        [missing.status, missing.out, missing.err],
+        [1, `a: OK\nb: FAILED (${openError})\nc/d: OK\n`, 'b3web: WARNING: 1 computed checksum did NOT match\n'],
+      );
 
       const quiet = run(['--check', '--quiet', checkfilePath], { cwd: dir });
-      assert.deepEqual([quiet.status, quiet.out, quiet.err], [1, `b: FAILED (${openError})\n`, 'b3web: WARNING: 1 computed checksum did NOT match\n']);
+      assert.deepEqual(
+        [quiet.status, quiet.out, quiet.err],
+        [1, `b: FAILED (${openError})\n`, 'b3web: WARNING: 1 computed checksum did NOT match\n'],
+      );
     }
   });
 
@@ -168,7 +183,10 @@ describe('b3sum cli_tests.rs', () => {
       [`\\${zeros}  \\a`, 'Invalid backslash escape'],
     ]) {
       const r = run(['--check'], { stdin: line });
-      assert.deepEqual([r.status, r.out, r.err], [1, '', `b3web: ${message}\nb3web: WARNING: 1 computed checksum did NOT match\n`]);
+      assert.deepEqual(
+        [r.status, r.out, r.err],
+        [1, '', `b3web: ${message}\nb3web: WARNING: 1 computed checksum did NOT match\n`],
+      );
     }
   });
 
@@ -185,14 +203,50 @@ describe('b3sum unit_tests.rs', () => {
   it('test_parse_check_line: the cases that parse', () => {
     const cases: [string, number, boolean, string, string][] = [
       ['0909090909090909090909090909090909090909090909090909090909090909  foo', 0x09, false, 'foo', 'foo'],
-      ['fafafafafafafafafafafafafafafafafafafafafafafafafafafafafafafafa   \t\r\n\n\r \t\r\n\n\r', 0xfa, false, ' \t\r\n\n\r \t', ' \t\r\n\n\r \t'],
+      [
+        'fafafafafafafafafafafafafafafafafafafafafafafafafafafafafafafafa   \t\r\n\n\r \t\r\n\n\r',
+        0xfa,
+        false,
+        ' \t\r\n\n\r \t',
+        ' \t\r\n\n\r \t',
+      ],
       ['4242424242424242424242424242424242424242424242424242424242424242   ', 0x42, false, ' ', ' '],
-      ['4343434343434343434343434343434343434343434343434343434343434343  fo\\a\\no', 0x43, false, 'fo\\a\\no', 'fo\\a\\no'],
-      ['\\4444444444444444444444444444444444444444444444444444444444444444  fo\\r\\n\\n\\ro', 0x44, true, 'fo\\r\\n\\n\\ro', 'fo\r\n\n\ro'],
-      ['\\4545454545454545454545454545454545454545454545454545454545454545  fo\\n\\\\o', 0x45, true, 'fo\\n\\\\o', 'fo\n\\o'],
+      [
+        '4343434343434343434343434343434343434343434343434343434343434343  fo\\a\\no',
+        0x43,
+        false,
+        'fo\\a\\no',
+        'fo\\a\\no',
+      ],
+      [
+        '\\4444444444444444444444444444444444444444444444444444444444444444  fo\\r\\n\\n\\ro',
+        0x44,
+        true,
+        'fo\\r\\n\\n\\ro',
+        'fo\r\n\n\ro',
+      ],
+      [
+        '\\4545454545454545454545454545454545454545454545454545454545454545  fo\\n\\\\o',
+        0x45,
+        true,
+        'fo\\n\\\\o',
+        'fo\n\\o',
+      ],
       ['4646464646464646464646464646464646464646464646464646464646464646  否认', 0x46, false, '否认', '否认'],
-      ['4747474747474747474747474747474747474747474747474747474747474747  foo  bar', 0x47, false, 'foo  bar', 'foo  bar'],
-      ['BLAKE3 (foo) = bar) = 4848484848484848484848484848484848484848484848484848484848484848', 0x48, false, 'foo) = bar', 'foo) = bar'],
+      [
+        '4747474747474747474747474747474747474747474747474747474747474747  foo  bar',
+        0x47,
+        false,
+        'foo  bar',
+        'foo  bar',
+      ],
+      [
+        'BLAKE3 (foo) = bar) = 4848484848484848484848484848484848484848484848484848484848484848',
+        0x48,
+        false,
+        'foo) = bar',
+        'foo) = bar',
+      ],
     ];
     for (const [line, byte, escaped, fileString, path] of cases) {
       const parsed = parseCheckLine(line);
@@ -205,8 +259,19 @@ describe('b3sum unit_tests.rs', () => {
   it('test_parse_check_line: the cases that fail', () => {
     const zeros = '0'.repeat(64);
     for (const line of [
-      '', '0', '00', zeros, `${zeros}  `, `${zeros} foo`, `${'A'.repeat(64)}  foo`, `${'x'.repeat(64)}  foo`,
-      '你好, 我叫杰克. 认识你很高兴. 要不要吃个香蕉?  foo', `\\${zeros}  fo\\o`, `\\${zeros}  foo\\`, `${zeros}  fo\0o`, `${zeros}  fo\uFFFDo`,
+      '',
+      '0',
+      '00',
+      zeros,
+      `${zeros}  `,
+      `${zeros} foo`,
+      `${'A'.repeat(64)}  foo`,
+      `${'x'.repeat(64)}  foo`,
+      '你好, 我叫杰克. 认识你很高兴. 要不要吃个香蕉?  foo',
+      `\\${zeros}  fo\\o`,
+      `\\${zeros}  foo\\`,
+      `${zeros}  fo\0o`,
+      `${zeros}  fo\uFFFDo`,
     ]) {
       assert.throws(() => parseCheckLine(line), Error, JSON.stringify(line));
     }

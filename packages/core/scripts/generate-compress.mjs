@@ -12,8 +12,14 @@ const MSG_PERMUTATION = [2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8];
 const ROUNDS = 7;
 // G is applied to the columns, then the diagonals, of the 4x4 state (BLAKE3 spec, section 2.2).
 const G_LANES = [
-  [0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15],
-  [0, 5, 10, 15], [1, 6, 11, 12], [2, 7, 8, 13], [3, 4, 9, 14],
+  [0, 4, 8, 12],
+  [1, 5, 9, 13],
+  [2, 6, 10, 14],
+  [3, 7, 11, 15],
+  [0, 5, 10, 15],
+  [1, 6, 11, 12],
+  [2, 7, 8, 13],
+  [3, 4, 9, 14],
 ];
 
 function g(lines, [a, b, c, d], mx, my) {
@@ -29,13 +35,21 @@ function g(lines, [a, b, c, d], mx, my) {
 export function generateCompress() {
   const body = [];
   const range = (n) => Array.from({ length: n }, (_, i) => i);
-  body.push(`let ${range(8).map((i) => `v${i} = cv[cvPos + ${i}] | 0`).join(', ')};`);
+  body.push(
+    `let ${range(8)
+      .map((i) => `v${i} = cv[cvPos + ${i}] | 0`)
+      .join(', ')};`,
+  );
   body.push(
     `let v8 = 0x${IV[0].toString(16)} | 0, v9 = 0x${IV[1].toString(16)} | 0, ` +
       `v10 = 0x${IV[2].toString(16)} | 0, v11 = 0x${IV[3].toString(16)} | 0;`,
   );
   body.push('let v12 = counterLo | 0, v13 = counterHi | 0, v14 = blockLen | 0, v15 = flags | 0;');
-  body.push(`const ${range(16).map((i) => `m${i} = m[mPos + ${i}] | 0`).join(', ')};`);
+  body.push(
+    `const ${range(16)
+      .map((i) => `m${i} = m[mPos + ${i}] | 0`)
+      .join(', ')};`,
+  );
   let schedule = range(16).map((i) => `m${i}`);
   for (let r = 0; r < ROUNDS; r++) {
     body.push(`// round ${r + 1}`);

@@ -55,7 +55,9 @@ export function auint(value: unknown, name: string): bigint {
 export function anOutputLen(value: unknown, name: string): number {
   const n = anumber(value, name);
   if (n > MAX_OUTPUT_LEN) {
-    throw new RangeError(`${name} must be at most 2^30 (${MAX_OUTPUT_LEN}) bytes for one output; read longer outputs from reader() in pieces, got ${n}`);
+    throw new RangeError(
+      `${name} must be at most 2^30 (${MAX_OUTPUT_LEN}) bytes for one output; read longer outputs from reader() in pieces, got ${n}`,
+    );
   }
   return n;
 }
@@ -94,7 +96,9 @@ export function viewBytes(view: ArrayBufferView, name: string): Uint8Array {
  */
 export function aLiveBuffer(buffer: ArrayBufferLike, name: string): void {
   if (buffer.byteLength === 0 && isDetached(buffer)) {
-    throw new TypeError(`${name} is a view of a detached ArrayBuffer (transferred, e.g. posted to a worker), got no bytes to read`);
+    throw new TypeError(
+      `${name} is a view of a detached ArrayBuffer (transferred, e.g. posted to a worker), got no bytes to read`,
+    );
   }
 }
 

@@ -16,14 +16,18 @@ export function toBytes(input: unknown, name: string): Uint8Array {
     aLiveBuffer(input, name);
     return new Uint8Array(input);
   }
-  throw new TypeError(`${name} must be a Uint8Array, an ArrayBufferView, an ArrayBuffer or a string, got ${describe(input)}`);
+  throw new TypeError(
+    `${name} must be a Uint8Array, an ArrayBufferView, an ArrayBuffer or a string, got ${describe(input)}`,
+  );
 }
 
 /** UTF-8 of a well-formed string (BLAKE3's other implementations hash `&str`/`str`, which cannot hold a lone surrogate). */
 export function utf8(s: string, name: string): Uint8Array {
   if (!isWellFormed(s)) {
     const at = LONE_SURROGATE.exec(s)!.index;
-    throw new TypeError(`${name} must be a well-formed string: a lone surrogate (at index ${at}) has no UTF-8 encoding, and TextEncoder would replace it with U+FFFD, got a string of length ${s.length}`);
+    throw new TypeError(
+      `${name} must be a well-formed string: a lone surrogate (at index ${at}) has no UTF-8 encoding, and TextEncoder would replace it with U+FFFD, got a string of length ${s.length}`,
+    );
   }
   return (encoder ??= new TextEncoder()).encode(s);
 }
@@ -71,7 +75,8 @@ export function alignedWords(bytes: Uint8Array, pos: number, len: number): Uint3
 /** Byte-swaps `n` bytes of `bytes` in 4-byte groups, so big-endian hosts read words as little-endian. */
 export function swapWords(bytes: Uint8Array, n: number): void {
   for (let i = 0; i < n; i += 4) {
-    const a = bytes[i], b = bytes[i + 1];
+    const a = bytes[i],
+      b = bytes[i + 1];
     bytes[i] = bytes[i + 3];
     bytes[i + 1] = bytes[i + 2];
     bytes[i + 2] = b;

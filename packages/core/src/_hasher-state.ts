@@ -159,11 +159,11 @@ export class HasherState {
       let merges = Math.log2(size);
       if (size < 4 && n < 4) {
         // The last 1-3 chunks: their chaining values in one call, merged here.
-        (size = 1), (count = n), (merges = 0);
+        ((size = 1), (count = n), (merges = 0));
       } else if (t === 0 && size === n) {
         // Everything so far is one power-of-two subtree: if no input follows, its top node is
         // the root, which must stay uncompressed, so stop one level below it.
-        (size /= 2), (count = 2), (merges -= 1);
+        ((size /= 2), (count = 2), (merges -= 1));
       }
       const chunks = size * count;
       const at = stackLen;
@@ -201,7 +201,8 @@ export class HasherState {
 
   /** `update(input)` then `finalize(out)` on a fresh state, without buffering the input. */
   finalizeWith(input: Uint8Array, out: Output): Output {
-    if (this.#bufLen !== 0 || this.chunkCounter !== this.initialChunkCounter) throw new Error('finalizeWith needs a fresh state');
+    if (this.#bufLen !== 0 || this.chunkCounter !== this.initialChunkCounter)
+      throw new Error('finalizeWith needs a fresh state');
     return this.#finish(input, 0, input.length, out);
   }
 

@@ -31,7 +31,17 @@ export interface Kernels {
    * root, the first with chunk counter `counter`; then merges `merges` levels of parents (n is
    * then a multiple of 2^merges). Writes the n >> merges chaining values to `out[outPos]`.
    */
-  chunks(src: Uint8Array, pos: number, n: number, counter: number, key: Uint32Array, flags: number, merges: number, out: Uint32Array, outPos: number): void;
+  chunks(
+    src: Uint8Array,
+    pos: number,
+    n: number,
+    counter: number,
+    key: Uint32Array,
+    flags: number,
+    merges: number,
+    out: Uint32Array,
+    outPos: number,
+  ): void;
   /** Writes `blocks` 64-byte root output blocks of `node`, from output block `hi * 2^32 + lo`, to `out[outPos]`. */
   rootBlocks(node: KernelNode, out: Uint8Array, outPos: number, blocks: number, lo: number, hi: number): void;
   /** The first `dkLen` (at most 32) bytes of the hash of the first `len` bytes of `src`, a whole message of one chunk or less. */

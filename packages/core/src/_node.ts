@@ -15,12 +15,25 @@ const scratch8 = new Uint8Array(scratch.buffer);
  * view (`alignedWords`, one per call: a view per chunk cost the JS backend 3% at 1 MiB), else
  * through a copy.
  */
-export function compressChunkBlocks(src: Uint8Array, pos: number, words: Uint32Array | undefined, wordPos: number, blocks: number, cv: Uint32Array, counter: number, flags: number, lastFlags: number, out: Uint32Array, outPos: number): void {
+export function compressChunkBlocks(
+  src: Uint8Array,
+  pos: number,
+  words: Uint32Array | undefined,
+  wordPos: number,
+  blocks: number,
+  cv: Uint32Array,
+  counter: number,
+  flags: number,
+  lastFlags: number,
+  out: Uint32Array,
+  outPos: number,
+): void {
   if (blocks === 0) {
     if (out !== cv || outPos !== 0) out.set(cv, outPos);
     return;
   }
-  const lo = counter >>> 0, hi = (counter / TWO_POW_32) >>> 0;
+  const lo = counter >>> 0,
+    hi = (counter / TWO_POW_32) >>> 0;
   const m = words ?? scratch;
   // Block 0 starts from `cv`, the rest from the chaining value so far, in `out`.
   for (let b = 0; b < blocks; b++) {
@@ -63,7 +76,19 @@ export class Node implements KernelNode {
    */
   setChunk(src: Uint8Array, pos: number, len: number, counter: number, key: Uint32Array, flags: number): this {
     const full = len === 0 ? 0 : (len - 1) >>> 6;
-    compressChunkBlocks(src, pos, full > 0 ? alignedWords(src, pos, full * BLOCK_LEN) : undefined, 0, full, key, counter, flags, 0, this.cv, 0);
+    compressChunkBlocks(
+      src,
+      pos,
+      full > 0 ? alignedWords(src, pos, full * BLOCK_LEN) : undefined,
+      0,
+      full,
+      key,
+      counter,
+      flags,
+      0,
+      this.cv,
+      0,
+    );
     this.block8.fill(0);
     this.block8.set(src.subarray(pos + full * BLOCK_LEN, pos + len));
     if (!LITTLE_ENDIAN) swapWords(this.block8, BLOCK_LEN);

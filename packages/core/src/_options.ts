@@ -24,7 +24,8 @@ let lastContext: { context: string; key: Uint32Array } | undefined;
 /** Validates options and resolves them into a mode; `what` names the options in messages. */
 export function resolveMode(opts: unknown, what = 'opts'): Mode {
   if (opts === undefined) return DEFAULT_MODE;
-  if (typeof opts !== 'object' || opts === null) throw new TypeError(`${what} must be an object, got ${describe(opts)}`);
+  if (typeof opts !== 'object' || opts === null)
+    throw new TypeError(`${what} must be an object, got ${describe(opts)}`);
   const { dkLen, key, context } = opts as Blake3Opts;
   const outLen = dkLen === undefined ? OUT_LEN : anOutputLen(dkLen, `${what}.dkLen`);
   if (key !== undefined && context !== undefined) {

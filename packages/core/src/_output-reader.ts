@@ -36,7 +36,10 @@ export class OutputReader {
   readInto(out: Uint8Array): void {
     const bytes = abytes(out, 'out');
     const end = this.#position + BigInt(bytes.length);
-    if (end > XOF_END) throw new RangeError(`cannot read ${bytes.length} bytes at position ${this.#position}n: the output stream ends at 2^64`);
+    if (end > XOF_END)
+      throw new RangeError(
+        `cannot read ${bytes.length} bytes at position ${this.#position}n: the output stream ends at 2^64`,
+      );
     this.#output.rootBytesAt(bytes, this.#position);
     this.#position = end;
   }

@@ -25,7 +25,7 @@ export class Output extends Node {
         xofKernels(whole).rootBlocks(this, out, pos, whole, lo, hi);
         pos += whole * BLOCK_LEN;
         lo += whole;
-        if (lo >= TWO_POW_32) (lo -= TWO_POW_32), (hi = (hi + 1) >>> 0);
+        if (lo >= TWO_POW_32) ((lo -= TWO_POW_32), (hi = (hi + 1) >>> 0));
       }
       if (pos >= out.length) return;
       // A block read in part: where the read starts or ends inside a block. Reads within its
@@ -37,7 +37,7 @@ export class Output extends Node {
       pos += n;
       skip = 0;
       // The output block counter is 64 bits (spec, section 2.6).
-      if (++lo === TWO_POW_32) (lo = 0), (hi = (hi + 1) >>> 0);
+      if (++lo === TWO_POW_32) ((lo = 0), (hi = (hi + 1) >>> 0));
     }
   }
 }

@@ -47,7 +47,7 @@ let forced: Backend | undefined;
 let table: Kernels = jsKernels;
 
 function use(kernel: WebAssembly.Instance): void {
-  if (!instance) (instance = kernel), (wasm = wrap(kernel));
+  if (!instance) ((instance = kernel), (wasm = wrap(kernel)));
   if (forced !== 'js') table = wasm!;
 }
 
@@ -125,7 +125,10 @@ export function ready(options?: ReadyOptions): Promise<void> {
   if (options !== undefined && (typeof options !== 'object' || options === null)) {
     return Promise.reject(new TypeError(`options must be an object, got ${describe(options)}`));
   }
-  if (options !== undefined && (ArrayBuffer.isView(options) || Object.prototype.toString.call(options) === '[object WebAssembly.Module]')) {
+  if (
+    options !== undefined &&
+    (ArrayBuffer.isView(options) || Object.prototype.toString.call(options) === '[object WebAssembly.Module]')
+  ) {
     // ready(module) for ready({ module }) would otherwise be ignored quietly.
     return Promise.reject(new TypeError(`options must be an object like { module }, got ${describe(options)}`));
   }
@@ -153,7 +156,8 @@ export function isBackendAvailable(b: Backend): boolean {
  */
 export function setBackend(b: Backend): void {
   if (typeof b !== 'string') throw new TypeError(`backend must be a string, got ${describe(b)}`);
-  if (!BACKENDS.includes(b)) throw new RangeError(`backend must be one of ${BACKENDS.join(', ')}, got ${JSON.stringify(b)}`);
+  if (!BACKENDS.includes(b))
+    throw new RangeError(`backend must be one of ${BACKENDS.join(', ')}, got ${JSON.stringify(b)}`);
   select();
   if (b === 'wasm-simd') {
     if (!wasm) {

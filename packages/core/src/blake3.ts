@@ -73,7 +73,8 @@ let oneShotState: HasherState | undefined;
 export function blake3(input: Input, opts?: Blake3Opts): Uint8Array {
   const bytes = toBytes(input, 'input');
   const mode = resolveMode(opts);
-  if (bytes.length <= CHUNK_LEN && mode.dkLen <= OUT_LEN) return singleChunkKernels(bytes.length).singleChunk(bytes, bytes.length, mode.key, mode.flags, mode.dkLen);
+  if (bytes.length <= CHUNK_LEN && mode.dkLen <= OUT_LEN)
+    return singleChunkKernels(bytes.length).singleChunk(bytes, bytes.length, mode.key, mode.flags, mode.dkLen);
   const state = (oneShotState ??= new HasherState()).init(mode.key, mode.flags);
   const out = new Uint8Array(mode.dkLen);
   state.finalizeWith(bytes, finalOutput).rootBytes(out);

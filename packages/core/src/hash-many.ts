@@ -21,7 +21,11 @@ let pieceTrees: Int32Array | undefined;
 const output = new Output();
 
 /** Where digest `i` goes: a fresh array per message, or `out` at `i * dkLen`. */
-type Sink = { readonly digests: Uint8Array[] | undefined; readonly out: Uint8Array | undefined; readonly dkLen: number };
+type Sink = {
+  readonly digests: Uint8Array[] | undefined;
+  readonly out: Uint8Array | undefined;
+  readonly dkLen: number;
+};
 
 function digestFor(sink: Sink, i: number): Uint8Array {
   const d = sink.out ? sink.out.subarray(i * sink.dkLen, (i + 1) * sink.dkLen) : new Uint8Array(sink.dkLen);
@@ -50,7 +54,7 @@ function flushPiece(k: ManyJobs, sink: Sink, messages: Int32Array, trees: Int32A
   k.run();
   // Parent levels: adjacent nodes pair up left to right and an odd last node moves up as it
   // is, which gives the reference tree (left subtrees are complete powers of two).
-  for (let open = treeCount; open > 0; ) {
+  for (let open = treeCount; open > 0;) {
     for (let t = 0; t < 3 * treeCount; t += 3) {
       const nodes = trees[t + 2];
       if (nodes < 2) continue;
@@ -90,8 +94,10 @@ function flushPiece(k: ManyJobs, sink: Sink, messages: Int32Array, trees: Int32A
  * one chunk (at most 4 levels for 16 chunks). Message `p` of the piece gets output slot `p`.
  */
 function hashBatch(k: ManyJobs, bytes: readonly Uint8Array[], mode: Mode, sink: Sink): void {
-  if (!pieceMessages || pieceMessages.length < k.maxMessages) (pieceMessages = new Int32Array(k.maxMessages)), (pieceTrees = new Int32Array(3 * k.maxMessages));
-  const messages = pieceMessages, trees = pieceTrees!;
+  if (!pieceMessages || pieceMessages.length < k.maxMessages)
+    ((pieceMessages = new Int32Array(k.maxMessages)), (pieceTrees = new Int32Array(3 * k.maxMessages)));
+  const messages = pieceMessages,
+    trees = pieceTrees!;
   count = treeCount = jobs = cvTop = 0;
   inPos = 0;
   k.start(mode.key, mode.flags, mode.dkLen > 32);
@@ -104,7 +110,13 @@ function hashBatch(k: ManyJobs, bytes: readonly Uint8Array[], mode: Mode, sink: 
       continue;
     }
     const padded = len === 0 ? BLOCK_LEN : (len + BLOCK_LEN - 1) & -BLOCK_LEN;
-    if (count === k.maxMessages || inPos + padded > k.inputLen || jobs + chunks > k.maxJobs || cvTop + 3 * chunks > k.cvSlots) flushPiece(k, sink, messages, trees);
+    if (
+      count === k.maxMessages ||
+      inPos + padded > k.inputLen ||
+      jobs + chunks > k.maxJobs ||
+      cvTop + 3 * chunks > k.cvSlots
+    )
+      flushPiece(k, sink, messages, trees);
     k.input(msg, inPos, padded);
     if (chunks === 1) {
       k.chunk(inPos, len, 0, true, count);
@@ -113,7 +125,8 @@ function hashBatch(k: ManyJobs, bytes: readonly Uint8Array[], mode: Mode, sink: 
       trees[3 * treeCount + 1] = cvTop;
       trees[3 * treeCount + 2] = chunks;
       treeCount++;
-      for (let c = 0; c < chunks; c++) k.chunk(inPos + c * CHUNK_LEN, Math.min(len - c * CHUNK_LEN, CHUNK_LEN), c, false, cvTop++);
+      for (let c = 0; c < chunks; c++)
+        k.chunk(inPos + c * CHUNK_LEN, Math.min(len - c * CHUNK_LEN, CHUNK_LEN), c, false, cvTop++);
     }
     jobs += chunks;
     messages[count++] = i;
@@ -132,7 +145,7 @@ export function parentChainingValues(nodes: Uint8Array, mode: Mode): Uint8Array 
   const out = new Uint8Array(32 * count);
   const k = manyJobs(count);
   k.start(mode.key, mode.flags, false);
-  for (let done = 0; done < count; ) {
+  for (let done = 0; done < count;) {
     const n = Math.min(count - done, k.maxMessages, k.inputLen / BLOCK_LEN);
     k.input(nodes.subarray(BLOCK_LEN * done, BLOCK_LEN * (done + n)), 0, BLOCK_LEN * n);
     for (let i = 0; i < n; i++) k.inputParent(BLOCK_LEN * i, i);
@@ -182,7 +195,9 @@ export function hashManyInto(inputs: readonly Input[], out: Uint8Array, opts?: B
   const mode = resolveMode(opts);
   const { length } = bytes;
   if (target.length !== length * mode.dkLen) {
-    throw new RangeError(`out must be ${length * mode.dkLen} bytes (${length} digests of ${mode.dkLen}), got ${target.length}`);
+    throw new RangeError(
+      `out must be ${length * mode.dkLen} bytes (${length} digests of ${mode.dkLen}), got ${target.length}`,
+    );
   }
   hashEach(bytes, mode, target);
 }

@@ -76,7 +76,9 @@ export class Mode {
 function modeOf(opts: unknown, fn?: string): ResolvedMode {
   if (opts instanceof Mode) return resolvedMode(opts);
   if (typeof opts === 'object' && opts !== null && MODE_MARK in opts) {
-    throw new TypeError('opts is a Mode made by another copy of @blake3-web/core: pass the options, or a Mode of this copy');
+    throw new TypeError(
+      'opts is a Mode made by another copy of @blake3-web/core: pass the options, or a Mode of this copy',
+    );
   }
   if (fn !== undefined && typeof opts === 'object' && opts !== null && (opts as Blake3Opts).dkLen !== undefined) {
     throw new TypeError(`${fn} returns a 32-byte chaining value: opts.dkLen is not accepted`);
@@ -86,7 +88,7 @@ function modeOf(opts: unknown, fn?: string): ResolvedMode {
 
 function trailingZeros(n: bigint): bigint {
   let z = 0n;
-  while ((n & 1n) === 0n) (n >>= 1n), z++;
+  while ((n & 1n) === 0n) ((n >>= 1n), z++);
   return z;
 }
 
@@ -112,7 +114,8 @@ export function maxSubtreeLen<T extends number | bigint>(inputOffset: T): T | un
  */
 export function leftSubtreeLen<T extends number | bigint>(inputLen: T): T {
   const len = auint(inputLen, 'inputLen');
-  if (len <= CHUNK) throw new RangeError(`inputLen must be more than ${CHUNK_LEN} bytes (one chunk cannot be split), got ${inputLen}`);
+  if (len <= CHUNK)
+    throw new RangeError(`inputLen must be more than ${CHUNK_LEN} bytes (one chunk cannot be split), got ${inputLen}`);
   const fullChunks = (len - 1n) / CHUNK;
   let p = 1n;
   while (p * 2n <= fullChunks) p *= 2n;
@@ -240,6 +243,7 @@ export function mergeSubtreesRoot(left: Uint8Array, right: Uint8Array, opts?: Bl
  */
 export function mergeManySubtreesNonRoot(nodes: Uint8Array, opts?: SubtreeOpts | Mode): Uint8Array {
   const bytes = abytes(nodes, 'nodes');
-  if (bytes.length % BLOCK_LEN !== 0) throw new RangeError(`nodes must be a whole number of ${BLOCK_LEN}-byte parent nodes, got ${bytes.length} bytes`);
+  if (bytes.length % BLOCK_LEN !== 0)
+    throw new RangeError(`nodes must be a whole number of ${BLOCK_LEN}-byte parent nodes, got ${bytes.length} bytes`);
   return parentChainingValues(bytes, modeOf(opts, 'mergeManySubtreesNonRoot'));
 }

@@ -108,19 +108,64 @@ describe('bad input is rejected with a clear error', () => {
     ['an array as input', () => blake3([1, 2] as never), 'TypeError', /input .*Array/],
     ['an update with an object', () => blake3.create().update({} as never), 'TypeError', /input/],
     ['opts that are not an object', () => blake3('x', 5 as never), 'TypeError', /opts must be an object/],
-    ['a 31-byte key', () => blake3('x', { key: new Uint8Array(31) }), 'RangeError', /opts.key must be 32 bytes, got 31/],
+    [
+      'a 31-byte key',
+      () => blake3('x', { key: new Uint8Array(31) }),
+      'RangeError',
+      /opts.key must be 32 bytes, got 31/,
+    ],
     ['a string key', () => blake3('x', { key: 'k'.repeat(32) as never }), 'TypeError', /opts.key must be a Uint8Array/],
-    ['key and context', () => blake3('x', { key: new Uint8Array(32), context: 'c' }), 'TypeError', /key and opts.context/],
+    [
+      'key and context',
+      () => blake3('x', { key: new Uint8Array(32), context: 'c' }),
+      'TypeError',
+      /key and opts.context/,
+    ],
     ['a non-string context', () => blake3('x', { context: 1 as never }), 'TypeError', /opts.context must be a string/],
     ['a negative dkLen', () => blake3('x', { dkLen: -1 }), 'RangeError', /opts.dkLen .*-1/],
     ['a fractional dkLen', () => blake3('x', { dkLen: 1.5 }), 'RangeError', /opts.dkLen/],
     ['a string dkLen', () => blake3('x', { dkLen: '32' as never }), 'TypeError', /opts.dkLen must be a number/],
     ['a negative read', () => blake3.create().reader().read(-1), 'RangeError', /n must be/],
-    ['a fractional position', () => { blake3.create().reader().position = 1.5 as never; }, 'RangeError', /position/],
-    ['a negative position', () => { blake3.create().reader().position = -1n; }, 'RangeError', /position/],
-    ['a position past the end', () => { blake3.create().reader().position = (1n << 64n) + 1n; }, 'RangeError', /position must be at most 2\^64/],
-    ['a read past the end', () => { const r = blake3.create().reader(); r.position = (1n << 64n) - 1n; r.read(2); }, 'RangeError', /2\^64/],
-    ['digestInto with a non-array', () => blake3.create().digestInto([] as never), 'TypeError', /out must be a Uint8Array/],
+    [
+      'a fractional position',
+      () => {
+        blake3.create().reader().position = 1.5 as never;
+      },
+      'RangeError',
+      /position/,
+    ],
+    [
+      'a negative position',
+      () => {
+        blake3.create().reader().position = -1n;
+      },
+      'RangeError',
+      /position/,
+    ],
+    [
+      'a position past the end',
+      () => {
+        blake3.create().reader().position = (1n << 64n) + 1n;
+      },
+      'RangeError',
+      /position must be at most 2\^64/,
+    ],
+    [
+      'a read past the end',
+      () => {
+        const r = blake3.create().reader();
+        r.position = (1n << 64n) - 1n;
+        r.read(2);
+      },
+      'RangeError',
+      /2\^64/,
+    ],
+    [
+      'digestInto with a non-array',
+      () => blake3.create().digestInto([] as never),
+      'TypeError',
+      /out must be a Uint8Array/,
+    ],
     ['hex of a string', () => bytesToHex('ab' as never), 'TypeError', /bytes must be a Uint8Array/],
     ['odd-length hex', () => hexToBytes('abc'), 'RangeError', /even number/],
     ['non-hex digits', () => hexToBytes('zz'), 'RangeError', /non-hex character "z" at index 0/],

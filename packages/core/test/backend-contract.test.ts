@@ -23,7 +23,11 @@ const MODES = [
 ];
 
 const implementations: [string, () => ManyJobs][] = [['js', jsManyJobs]];
-if (simdSupported()) implementations.push(['wasm-simd', () => wasmManyJobs(new WebAssembly.Instance(new WebAssembly.Module(kernelBytes())))]);
+if (simdSupported())
+  implementations.push([
+    'wasm-simd',
+    () => wasmManyJobs(new WebAssembly.Instance(new WebAssembly.Module(kernelBytes()))),
+  ]);
 
 const padded = (len: number) => (len === 0 ? 64 : (len + 63) & -64);
 
@@ -91,7 +95,13 @@ for (const [name, make] of implementations) {
         k.inputParent(64 * i, i);
       });
       k.run();
-      nodes.forEach((n, i) => assert.deepEqual(k.output(i, 32), mergeSubtreesNonRoot(n.subarray(0, 32), n.subarray(32), { key: KEY }), `node ${i}`));
+      nodes.forEach((n, i) =>
+        assert.deepEqual(
+          k.output(i, 32),
+          mergeSubtreesNonRoot(n.subarray(0, 32), n.subarray(32), { key: KEY }),
+          `node ${i}`,
+        ),
+      );
     });
   });
 }

@@ -8,18 +8,25 @@ import { it } from 'node:test';
 import { forEachBackend } from './_backends.ts';
 
 const seed = testSeed();
-const CASES = Number((globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env.BLAKE3_TEST_CASES ?? 48);
+const CASES = Number(
+  (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env.BLAKE3_TEST_CASES ?? 48,
+);
 
 type Case = OracleRequest & { opts: Blake3Opts; splits: number[]; misalign: number };
 
 function randomLength(rng: Random): number {
   switch (rng.int(0, 4)) {
-    case 0: return rng.int(0, 2100);
-    case 1: return rng.int(0, 70_000);
+    case 0:
+      return rng.int(0, 2100);
+    case 1:
+      return rng.int(0, 70_000);
     // Around multiples of 4 chunks, where the SIMD groups start and end.
-    case 2: return rng.int(1, 64) * 4096 + rng.int(-65, 65);
-    case 3: return rng.int(0, 1 << 20);
-    default: return rng.int(1 << 20, 3 << 20);
+    case 2:
+      return rng.int(1, 64) * 4096 + rng.int(-65, 65);
+    case 3:
+      return rng.int(0, 1 << 20);
+    default:
+      return rng.int(1 << 20, 3 << 20);
   }
 }
 
@@ -29,13 +36,28 @@ function makeCases(rng: Random): Case[] {
     const data = rng.bytes(Math.max(0, randomLength(rng)));
     const length = rng.pick([0, 1, 31, 32, 33, 64, 65, 131, rng.int(0, 2000)]); // at most 4096: see the last seek
     // XOF positions: small, past 2^32 blocks (2^38 bytes), far past it, and the end of the 2^64-byte stream.
-    const seek = rng.pick([0n, BigInt(rng.int(0, 5000)), (1n << 38n) + BigInt(rng.int(-300, 300)),
-      (1n << 32n) * 64n * BigInt(rng.int(1, 1000)) + BigInt(rng.int(0, 63)), (1n << 64n) - 4096n - BigInt(rng.int(0, 64))]);
+    const seek = rng.pick([
+      0n,
+      BigInt(rng.int(0, 5000)),
+      (1n << 38n) + BigInt(rng.int(-300, 300)),
+      (1n << 32n) * 64n * BigInt(rng.int(1, 1000)) + BigInt(rng.int(0, 63)),
+      (1n << 64n) - 4096n - BigInt(rng.int(0, 64)),
+    ]);
     const mode = rng.int(0, 2);
     const key = mode === 1 ? rng.bytes(32) : undefined;
-    const context = mode === 2 ? `blake3-web ${rng.u32().toString(16)} test context ${'é✓'.repeat(rng.int(0, 3))}` : undefined;
+    const context =
+      mode === 2 ? `blake3-web ${rng.u32().toString(16)} test context ${'é✓'.repeat(rng.int(0, 3))}` : undefined;
     const splits = Array.from({ length: rng.int(0, 6) }, () => rng.int(0, data.length)).sort((a, b) => a - b);
-    cases.push({ data, key, context, length, seek, opts: key ? { key } : context !== undefined ? { context } : {}, splits, misalign: rng.int(0, 3) });
+    cases.push({
+      data,
+      key,
+      context,
+      length,
+      seek,
+      opts: key ? { key } : context !== undefined ? { context } : {},
+      splits,
+      misalign: rng.int(0, 3),
+    });
   }
   return cases;
 }
@@ -69,7 +91,11 @@ forEachBackend(`differential vs the official implementation (seed ${seed})`, () 
       }
       const reader = h.reader();
       reader.position = c.seek!;
-      assert.equal(bytesToHex(reader.read(c.length)), expected[i], `case ${i}: ${c.data.length} bytes, splits ${c.splits}, seek ${c.seek}`);
+      assert.equal(
+        bytesToHex(reader.read(c.length)),
+        expected[i],
+        `case ${i}: ${c.data.length} bytes, splits ${c.splits}, seek ${c.seek}`,
+      );
     }
   });
 });

@@ -18,14 +18,17 @@ forEachBackend('hashMany', () => {
     for (const opts of modes) {
       const got = hashMany(inputs, opts);
       assert.equal(got.length, inputs.length);
-      for (let n = 0; n < inputs.length; n++) assert.deepEqual(got[n], blake3(inputs[n], opts), `length ${n}, mode ${Object.keys(opts)}`);
+      for (let n = 0; n < inputs.length; n++)
+        assert.deepEqual(got[n], blake3(inputs[n], opts), `length ${n}, mode ${Object.keys(opts)}`);
     }
   });
 
   it('random mixes of lengths up to 64 KiB, with dkLen 0, 1, 32 and 131, as arrays and contiguously', () => {
     const rng = new Random(testSeed() + 1);
     for (const dkLen of [0, 1, 32, 131]) {
-      const inputs = Array.from({ length: 300 }, () => rng.bytes(rng.pick([rng.int(0, 64), rng.int(0, 4096), rng.int(0, 65536)])));
+      const inputs = Array.from({ length: 300 }, () =>
+        rng.bytes(rng.pick([rng.int(0, 64), rng.int(0, 4096), rng.int(0, 65536)])),
+      );
       const opts = { ...modes[dkLen % 3], dkLen };
       const expected = inputs.map((x) => blake3(x, opts));
       assert.deepEqual(hashMany(inputs, opts), expected);
@@ -39,7 +42,10 @@ forEachBackend('hashMany', () => {
     assert.throws(() => hashMany('abc' as never), { name: 'TypeError', message: /inputs must be an array/ });
     assert.throws(() => hashMany([new Uint8Array(1), 5 as never]), { name: 'TypeError', message: /inputs\[1\]/ });
     const out = new Uint8Array(64).fill(7);
-    assert.throws(() => hashManyInto(['a', 'b'], new Uint8Array(63)), { name: 'RangeError', message: /out must be 64 bytes/ });
+    assert.throws(() => hashManyInto(['a', 'b'], new Uint8Array(63)), {
+      name: 'RangeError',
+      message: /out must be 64 bytes/,
+    });
     assert.throws(() => hashManyInto(['a', null as never], out), { name: 'TypeError', message: /inputs\[1\]/ });
     assert.deepEqual(out, new Uint8Array(64).fill(7));
   });

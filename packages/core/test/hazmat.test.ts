@@ -1,6 +1,15 @@
 import { blake3, bytesToHex, BLOCK_LEN, CHUNK_LEN, KEY_LEN, OUT_LEN, type Blake3Opts } from '@blake3-web/core';
 import * as hazmat from '@blake3-web/core/hazmat';
-import { hashSubtree, leftSubtreeLen, maxSubtreeLen, mergeManySubtreesNonRoot, mergeSubtreesNonRoot, mergeSubtreesRoot, Mode, subtreeHasher } from '@blake3-web/core/hazmat';
+import {
+  hashSubtree,
+  leftSubtreeLen,
+  maxSubtreeLen,
+  mergeManySubtreesNonRoot,
+  mergeSubtreesNonRoot,
+  mergeSubtreesRoot,
+  Mode,
+  subtreeHasher,
+} from '@blake3-web/core/hazmat';
 import { oracle, paint, Random, testSeed } from '@blake3-web/testkit';
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
@@ -10,9 +19,14 @@ import { forEachBackend } from './_backends.ts';
 function treeCv(input: Uint8Array, start: number, len: number, opts: Blake3Opts, rng: Random): Uint8Array {
   // Hash a whole subtree in one call when allowed, sometimes, to mix the two ways.
   const max = start === 0 ? Infinity : maxSubtreeLen(start)!;
-  if (len <= 1024 || (len <= max && rng.int(0, 2) === 0)) return hashSubtree(input.subarray(start, start + len), start, opts);
+  if (len <= 1024 || (len <= max && rng.int(0, 2) === 0))
+    return hashSubtree(input.subarray(start, start + len), start, opts);
   const left = leftSubtreeLen(len);
-  return mergeSubtreesNonRoot(treeCv(input, start, left, opts, rng), treeCv(input, start + left, len - left, opts, rng), opts);
+  return mergeSubtreesNonRoot(
+    treeCv(input, start, left, opts, rng),
+    treeCv(input, start + left, len - left, opts, rng),
+    opts,
+  );
 }
 
 const modes: Blake3Opts[] = [{}, { key: new Uint8Array(32).fill(7) }, { context: 'blake3-web hazmat test' }];
@@ -35,7 +49,8 @@ function rootFromPieces(input: Uint8Array, opts: Blake3Opts, rng: Random): Uint8
   const mode = new Mode(opts);
   const cv = (start: number, len: number): Uint8Array => {
     const max = start === 0 ? Infinity : maxSubtreeLen(start)!;
-    if (len <= CHUNK_LEN || (len <= max && rng.int(0, 2) === 0)) return subtreeInPieces(input.subarray(start, start + len), start, mode, rng);
+    if (len <= CHUNK_LEN || (len <= max && rng.int(0, 2) === 0))
+      return subtreeInPieces(input.subarray(start, start + len), start, mode, rng);
     const left = leftSubtreeLen(len);
     return mergeSubtreesNonRoot(cv(start, left), cv(start + left, len - left), mode);
   };
@@ -46,7 +61,9 @@ function rootFromPieces(input: Uint8Array, opts: Blake3Opts, rng: Random): Uint8
 // Roots built from subtree hashers, checked against the official implementation.
 const oracleRng = new Random(testSeed() ^ 0x5b7e);
 const oracleCases = Array.from({ length: 24 }, (_, i) => {
-  const data = oracleRng.bytes(oracleRng.pick([1025, 2048, 4097, oracleRng.int(1025, 70_000), oracleRng.int(1 << 16, 1 << 20)]));
+  const data = oracleRng.bytes(
+    oracleRng.pick([1025, 2048, 4097, oracleRng.int(1025, 70_000), oracleRng.int(1 << 16, 1 << 20)]),
+  );
   const key = i % 3 === 1 ? oracleRng.bytes(32) : undefined;
   const context = i % 3 === 2 ? `blake3-web subtree ${i}` : undefined;
   return { data, key, context, length: oracleRng.pick([0, 1, 32, 131]) };
@@ -62,8 +79,15 @@ forEachBackend('hazmat', () => {
       const opts = modes[i % 3];
       const dkLen = rng.pick([0, 1, 32, 131]);
       const split = leftSubtreeLen(len);
-      const root = mergeSubtreesRoot(treeCv(input, 0, split, opts, rng), treeCv(input, split, len - split, opts, rng), { ...opts, dkLen });
-      assert.equal(bytesToHex(root), bytesToHex(blake3(input, { ...opts, dkLen })), `length ${len}, mode ${Object.keys(opts)}`);
+      const root = mergeSubtreesRoot(treeCv(input, 0, split, opts, rng), treeCv(input, split, len - split, opts, rng), {
+        ...opts,
+        dkLen,
+      });
+      assert.equal(
+        bytesToHex(root),
+        bytesToHex(blake3(input, { ...opts, dkLen })),
+        `length ${len}, mode ${Object.keys(opts)}`,
+      );
     }
   });
 
@@ -97,7 +121,16 @@ forEachBackend('hazmat', () => {
     assert.equal(leftSubtreeLen(4097), 4096);
     assert.equal(leftSubtreeLen(1n << 40n), 1n << 39n);
     assert.equal(maxSubtreeLen(0), undefined);
-    for (const [chunk, chunks] of [[1, 1], [2, 2], [3, 1], [4, 4], [5, 1], [6, 2], [7, 1], [8, 8]]) {
+    for (const [chunk, chunks] of [
+      [1, 1],
+      [2, 2],
+      [3, 1],
+      [4, 4],
+      [5, 1],
+      [6, 2],
+      [7, 1],
+      [8, 8],
+    ]) {
       assert.equal(maxSubtreeLen(chunk * 1024), chunks * 1024);
     }
     assert.equal(maxSubtreeLen(1n << 50n), 1n << 50n);
@@ -112,13 +145,26 @@ forEachBackend('hazmat', () => {
       const got = mergeManySubtreesNonRoot(nodes, opts);
       assert.equal(got.length, 32 * count);
       for (let i = 0; i < count; i++) {
-        const want = mergeSubtreesNonRoot(nodes.subarray(64 * i, 64 * i + 32), nodes.subarray(64 * i + 32, 64 * i + 64), opts);
+        const want = mergeSubtreesNonRoot(
+          nodes.subarray(64 * i, 64 * i + 32),
+          nodes.subarray(64 * i + 32, 64 * i + 64),
+          opts,
+        );
         assert.equal(bytesToHex(got.subarray(32 * i, 32 * i + 32)), bytesToHex(want), `${count} nodes, node ${i}`);
       }
     }
-    assert.throws(() => mergeManySubtreesNonRoot(new Uint8Array(65)), /RangeError: nodes must be a whole number of 64-byte parent nodes, got 65 bytes/);
-    assert.throws(() => mergeManySubtreesNonRoot([1, 2] as unknown as Uint8Array), /TypeError: nodes must be a Uint8Array/);
-    assert.throws(() => mergeManySubtreesNonRoot(new Uint8Array(64), { dkLen: 32 } as Blake3Opts), /TypeError: mergeManySubtreesNonRoot returns a 32-byte chaining value/);
+    assert.throws(
+      () => mergeManySubtreesNonRoot(new Uint8Array(65)),
+      /RangeError: nodes must be a whole number of 64-byte parent nodes, got 65 bytes/,
+    );
+    assert.throws(
+      () => mergeManySubtreesNonRoot([1, 2] as unknown as Uint8Array),
+      /TypeError: nodes must be a Uint8Array/,
+    );
+    assert.throws(
+      () => mergeManySubtreesNonRoot(new Uint8Array(64), { dkLen: 32 } as Blake3Opts),
+      /TypeError: mergeManySubtreesNonRoot returns a 32-byte chaining value/,
+    );
   });
 
   it('subtreeHasher equals hashSubtree at random offsets, in random pieces, in every mode', () => {
@@ -132,7 +178,11 @@ forEachBackend('hazmat', () => {
       const bytes = rng.bytes(Math.min(len, chunks * CHUNK_LEN));
       const want = bytesToHex(hashSubtree(bytes, offset, opts));
       assert.equal(bytesToHex(subtreeInPieces(bytes, offset, opts, rng)), want, `${bytes.length} bytes at ${offset}`);
-      assert.equal(bytesToHex(subtreeInPieces(bytes, offset, new Mode(opts), rng)), want, `${bytes.length} bytes at ${offset}, resolved mode`);
+      assert.equal(
+        bytesToHex(subtreeInPieces(bytes, offset, new Mode(opts), rng)),
+        want,
+        `${bytes.length} bytes at ${offset}, resolved mode`,
+      );
     }
   });
 
@@ -147,7 +197,11 @@ forEachBackend('hazmat', () => {
   it('roots merged from subtree hashers match the official implementation', () => {
     const rng = new Random(testSeed() ^ 0x0ac1);
     for (const [i, c] of oracleCases.entries()) {
-      const opts: Blake3Opts = c.key ? { key: c.key, dkLen: c.length } : c.context !== undefined ? { context: c.context, dkLen: c.length } : { dkLen: c.length };
+      const opts: Blake3Opts = c.key
+        ? { key: c.key, dkLen: c.length }
+        : c.context !== undefined
+          ? { context: c.context, dkLen: c.length }
+          : { dkLen: c.length };
       assert.equal(bytesToHex(rootFromPieces(c.data, opts, rng)), oracleHashes[i], `case ${i}: ${c.data.length} bytes`);
     }
   });
@@ -171,13 +225,26 @@ forEachBackend('hazmat', () => {
     key.fill(8);
     assert.deepEqual(mergeSubtreesNonRoot(l, r, mode), mergeSubtreesNonRoot(l, r, { key: new Uint8Array(32).fill(7) }));
     assert.equal(new Mode().dkLen, 32);
-    assert.throws(() => new Mode({ key: new Uint8Array(31) }), { name: 'RangeError', message: /opts.key must be 32 bytes/ });
-    assert.throws(() => new Mode({ key: new Uint8Array(32), context: 'c' }), { name: 'TypeError', message: /opts.key and opts.context/ });
-    assert.throws(() => new Mode({ dkLen: 2 ** 31 }), { name: 'RangeError', message: /opts.dkLen must be at most 2\^30/ });
+    assert.throws(() => new Mode({ key: new Uint8Array(31) }), {
+      name: 'RangeError',
+      message: /opts.key must be 32 bytes/,
+    });
+    assert.throws(() => new Mode({ key: new Uint8Array(32), context: 'c' }), {
+      name: 'TypeError',
+      message: /opts.key and opts.context/,
+    });
+    assert.throws(() => new Mode({ dkLen: 2 ** 31 }), {
+      name: 'RangeError',
+      message: /opts.dkLen must be at most 2\^30/,
+    });
     assert.throws(() => new Mode(7 as never), { name: 'TypeError', message: /opts must be an object, got 7/ });
     // A Mode of another copy of the module is not read as empty options (the plain hash mode).
     const foreign = { [Symbol.for('@blake3-web/core/hazmat Mode')]: true, dkLen: 32 };
-    for (const call of [() => mergeSubtreesRoot(l, r, foreign as never), () => hashSubtree(paint(10), 0, foreign as never), () => subtreeHasher(0, foreign as never)]) {
+    for (const call of [
+      () => mergeSubtreesRoot(l, r, foreign as never),
+      () => hashSubtree(paint(10), 0, foreign as never),
+      () => subtreeHasher(0, foreign as never),
+    ]) {
       assert.throws(call, { name: 'TypeError', message: /^opts is a Mode made by another copy of @blake3-web\/core/ });
     }
   });
@@ -191,34 +258,58 @@ forEachBackend('hazmat', () => {
   });
 
   it('subtreeHasher refuses the misuse hashSubtree refuses, and a refused update changes nothing', () => {
-    assert.throws(() => subtreeHasher(1000), { name: 'RangeError', message: /^inputOffset must be a multiple of 1024, got 1000/ });
+    assert.throws(() => subtreeHasher(1000), {
+      name: 'RangeError',
+      message: /^inputOffset must be a multiple of 1024, got 1000/,
+    });
     assert.throws(() => subtreeHasher(-1024), { name: 'RangeError', message: /inputOffset/ });
     assert.throws(() => subtreeHasher('1024' as never), { name: 'TypeError', message: /inputOffset/ });
     assert.throws(() => subtreeHasher(2n ** 64n), { name: 'RangeError', message: /inputOffset is too large/ });
-    assert.throws(() => subtreeHasher(0, { dkLen: 32 } as never), { name: 'TypeError', message: /^subtreeHasher returns a 32-byte chaining value: opts.dkLen/ });
-    assert.throws(() => subtreeHasher(0).finalizeNonRoot(), { name: 'RangeError', message: /empty subtrees are never valid/ });
+    assert.throws(() => subtreeHasher(0, { dkLen: 32 } as never), {
+      name: 'TypeError',
+      message: /^subtreeHasher returns a 32-byte chaining value: opts.dkLen/,
+    });
+    assert.throws(() => subtreeHasher(0).finalizeNonRoot(), {
+      name: 'RangeError',
+      message: /empty subtrees are never valid/,
+    });
     assert.throws(() => subtreeHasher(0).update(7 as never), { name: 'TypeError', message: /^input must be/ });
     const input = paint(4096);
     const h = subtreeHasher(4096).update(input.subarray(0, 3000));
-    assert.throws(() => h.update(input.subarray(0, 1097)), { name: 'RangeError', message: /^input must be at most 4096 bytes for a subtree starting at 4096, got 4097/ });
+    assert.throws(() => h.update(input.subarray(0, 1097)), {
+      name: 'RangeError',
+      message: /^input must be at most 4096 bytes for a subtree starting at 4096, got 4097/,
+    });
     assert.equal(h.length, 3000);
     assert.deepEqual(h.update(input.subarray(3000)).finalizeNonRoot(), hashSubtree(input, 4096));
     // Finalizing leaves the hasher as it was: more input may follow.
     const g = subtreeHasher(8192n).update(input.subarray(0, 1500));
     assert.deepEqual(g.finalizeNonRoot(), hashSubtree(input.subarray(0, 1500), 8192));
-    assert.deepEqual(g.update(input.subarray(1500, 2000)).finalizeNonRoot(), hashSubtree(input.subarray(0, 2000), 8192));
+    assert.deepEqual(
+      g.update(input.subarray(1500, 2000)).finalizeNonRoot(),
+      hashSubtree(input.subarray(0, 2000), 8192),
+    );
   });
 
   it('rejects the documented misuse', () => {
     assert.throws(() => hashSubtree(new Uint8Array(0), 0), { name: 'RangeError', message: /empty/ });
-    assert.throws(() => hashSubtree(new Uint8Array(10), 1), { name: 'RangeError', message: /inputOffset.*multiple of 1024/ });
+    assert.throws(() => hashSubtree(new Uint8Array(10), 1), {
+      name: 'RangeError',
+      message: /inputOffset.*multiple of 1024/,
+    });
     assert.throws(() => hashSubtree(new Uint8Array(1025), 1024), { name: 'RangeError', message: /at most 1024 bytes/ });
     assert.throws(() => hashSubtree(new Uint8Array(4097), 4096), { name: 'RangeError', message: /at most 4096 bytes/ });
     assert.throws(() => hashSubtree(new Uint8Array(10), -1024), { name: 'RangeError', message: /inputOffset/ });
-    assert.throws(() => hashSubtree(new Uint8Array(10), 0, { dkLen: 64 } as never), { name: 'TypeError', message: /dkLen/ });
+    assert.throws(() => hashSubtree(new Uint8Array(10), 0, { dkLen: 64 } as never), {
+      name: 'TypeError',
+      message: /dkLen/,
+    });
     assert.throws(() => leftSubtreeLen(1024), { name: 'RangeError', message: /inputLen.*one chunk/ });
     assert.throws(() => maxSubtreeLen(100), { name: 'RangeError', message: /inputOffset/ });
-    assert.throws(() => mergeSubtreesNonRoot(new Uint8Array(31), new Uint8Array(32)), { name: 'RangeError', message: /left must be 32 bytes/ });
+    assert.throws(() => mergeSubtreesNonRoot(new Uint8Array(31), new Uint8Array(32)), {
+      name: 'RangeError',
+      message: /left must be 32 bytes/,
+    });
     assert.throws(() => mergeSubtreesRoot(new Uint8Array(32), 'x' as never), { name: 'TypeError', message: /right/ });
   });
 });

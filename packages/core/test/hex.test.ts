@@ -15,7 +15,13 @@ describe('bytesToHex', () => {
 
   it('reads only the view: odd offsets and lengths inside a larger buffer', () => {
     const backing = Uint8Array.from({ length: 1000 }, (_, i) => (i * 7 + 3) % 256);
-    for (const [start, end] of [[1, 2], [3, 36], [5, 998], [0, 1000], [999, 1000]]) {
+    for (const [start, end] of [
+      [1, 2],
+      [3, 36],
+      [5, 998],
+      [0, 1000],
+      [999, 1000],
+    ]) {
       const view = backing.subarray(start, end);
       assert.equal(bytesToHex(view), slowHex(view), `bytes ${start}..${end}`);
     }
@@ -32,6 +38,9 @@ describe('bytesToHex', () => {
 
   it('rejects what is not a Uint8Array, naming the argument', () => {
     assert.throws(() => bytesToHex([1, 2] as never), { name: 'TypeError', message: /bytes must be a Uint8Array/ });
-    assert.throws(() => bytesToHex(new Uint16Array(2) as never), { name: 'TypeError', message: /bytes must be a Uint8Array/ });
+    assert.throws(() => bytesToHex(new Uint16Array(2) as never), {
+      name: 'TypeError',
+      message: /bytes must be a Uint8Array/,
+    });
   });
 });

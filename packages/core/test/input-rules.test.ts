@@ -1,7 +1,12 @@
 // Inputs that must never hash as something else: views of detached buffers, strings with lone
 // surrogates, arrays whose reading runs the caller's code; and errors that name the argument.
 import { blake3, hashMany, hashManyInto } from '@blake3-web/core';
-import { hashSubtree, mergeManySubtreesNonRoot, mergeSubtreesNonRoot, mergeSubtreesRoot } from '@blake3-web/core/hazmat';
+import {
+  hashSubtree,
+  mergeManySubtreesNonRoot,
+  mergeSubtreesNonRoot,
+  mergeSubtreesRoot,
+} from '@blake3-web/core/hazmat';
 import { paint } from '@blake3-web/testkit';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -37,18 +42,28 @@ describe('views of detached buffers are a TypeError naming the argument, never t
     ['a Uint8Array over all of its buffer', () => detachedView((b) => new Uint8Array(b))],
     ['a Uint32Array', () => detachedView((b) => new Uint32Array(b, 8, 4))],
     ['a DataView', () => detachedView((b) => new DataView(b, 8, 16))],
-    ['an ArrayBuffer', () => {
-      const b = new ArrayBuffer(16);
-      detach(b);
-      return b;
-    }],
+    [
+      'an ArrayBuffer',
+      () => {
+        const b = new ArrayBuffer(16);
+        detach(b);
+        return b;
+      },
+    ],
   ];
   for (const [what, make] of views) {
     it(`${what}: blake3, update, hashMany, hashManyInto, hashSubtree`, () => {
       throwsDetached(() => blake3(make() as Uint8Array), 'input');
       throwsDetached(() => blake3(make() as Uint8Array, { dkLen: 2000 }), 'input');
       throwsDetached(() => blake3.create().update(make() as Uint8Array), 'input');
-      throwsDetached(() => blake3.create().update('abc').update(make() as Uint8Array), 'input');
+      throwsDetached(
+        () =>
+          blake3
+            .create()
+            .update('abc')
+            .update(make() as Uint8Array),
+        'input',
+      );
       throwsDetached(() => hashMany(['a', 'b', make() as Uint8Array, 'c', 'd']), 'inputs[2]');
       throwsDetached(() => hashMany([make() as Uint8Array]), 'inputs[0]');
       throwsDetached(() => hashManyInto(['a', make() as Uint8Array], new Uint8Array(64)), 'inputs[1]');
@@ -61,15 +76,36 @@ describe('views of detached buffers are a TypeError naming the argument, never t
     throwsDetached(() => h.digestInto(detachedView((b) => new Uint8Array(b, 8, 32))), 'out');
     throwsDetached(() => h.digestInto(detachedView((b) => new DataView(b)) as never), 'out');
     throwsDetached(() => h.reader().readInto(detachedView((b) => new Uint8Array(b, 0, 64))), 'out');
-    throwsDetached(() => hashManyInto([], detachedView((b) => new Uint8Array(b))), 'out');
+    throwsDetached(
+      () =>
+        hashManyInto(
+          [],
+          detachedView((b) => new Uint8Array(b)),
+        ),
+      'out',
+    );
   });
 
   it('keys and hazmat nodes', () => {
     const cv = new Uint8Array(32);
     throwsDetached(() => blake3('x', { key: detachedView((b) => new Uint8Array(b, 0, 32)) }), 'opts.key');
     throwsDetached(() => blake3.create({ key: detachedView((b) => new Uint8Array(b, 0, 32)) }), 'opts.key');
-    throwsDetached(() => mergeSubtreesNonRoot(detachedView((b) => new Uint8Array(b, 0, 32)), cv), 'left');
-    throwsDetached(() => mergeSubtreesRoot(cv, detachedView((b) => new Uint8Array(b, 0, 32))), 'right');
+    throwsDetached(
+      () =>
+        mergeSubtreesNonRoot(
+          detachedView((b) => new Uint8Array(b, 0, 32)),
+          cv,
+        ),
+      'left',
+    );
+    throwsDetached(
+      () =>
+        mergeSubtreesRoot(
+          cv,
+          detachedView((b) => new Uint8Array(b, 0, 32)),
+        ),
+      'right',
+    );
     throwsDetached(() => mergeManySubtreesNonRoot(detachedView((b) => new Uint8Array(b, 0, 64))), 'nodes');
   });
 
@@ -88,7 +124,15 @@ describe('views of detached buffers are a TypeError naming the argument, never t
 
 describe('strings with lone surrogates are a TypeError naming the argument', () => {
   // TextEncoder replaces a lone surrogate with U+FFFD, so these would all hash alike.
-  const lone = ['id:\uD800', 'id:\uDBFF', 'id:\uDC00', '\uDFFF', 'a\uD800b', '\uDC00\uD800', 'x'.repeat(2000) + '\uD83D'];
+  const lone = [
+    'id:\uD800',
+    'id:\uDBFF',
+    'id:\uDC00',
+    '\uDFFF',
+    'a\uD800b',
+    '\uDC00\uD800',
+    'x'.repeat(2000) + '\uD83D',
+  ];
 
   const where = /must be a well-formed string: a lone surrogate \(at index \d+\)/;
   function throwsLone(fn: () => unknown, name: string, at?: number): void {
@@ -142,11 +186,26 @@ describe('messages that name the problem', () => {
   it('dkLen and read(n) above 2^30 are RangeErrors naming the argument and the limit', () => {
     const limit = /must be at most 2\^30 \(1073741824\) bytes.*got/;
     for (const dkLen of [2 ** 30 + 1, 2 ** 40, Number.MAX_SAFE_INTEGER]) {
-      assert.throws(() => blake3('x', { dkLen }), { name: 'RangeError', message: new RegExp(`^opts.dkLen ${limit.source} ${dkLen}$`) });
-      assert.throws(() => blake3.create({ dkLen }), { name: 'RangeError', message: /^opts.dkLen must be at most 2\^30/ });
-      assert.throws(() => hashMany(['x'], { dkLen }), { name: 'RangeError', message: /^opts.dkLen must be at most 2\^30/ });
-      assert.throws(() => mergeSubtreesRoot(new Uint8Array(32), new Uint8Array(32), { dkLen }), { name: 'RangeError', message: /^opts.dkLen/ });
-      assert.throws(() => blake3.create().reader().read(dkLen), { name: 'RangeError', message: /^n must be at most 2\^30/ });
+      assert.throws(() => blake3('x', { dkLen }), {
+        name: 'RangeError',
+        message: new RegExp(`^opts.dkLen ${limit.source} ${dkLen}$`),
+      });
+      assert.throws(() => blake3.create({ dkLen }), {
+        name: 'RangeError',
+        message: /^opts.dkLen must be at most 2\^30/,
+      });
+      assert.throws(() => hashMany(['x'], { dkLen }), {
+        name: 'RangeError',
+        message: /^opts.dkLen must be at most 2\^30/,
+      });
+      assert.throws(() => mergeSubtreesRoot(new Uint8Array(32), new Uint8Array(32), { dkLen }), {
+        name: 'RangeError',
+        message: /^opts.dkLen/,
+      });
+      assert.throws(() => blake3.create().reader().read(dkLen), {
+        name: 'RangeError',
+        message: /^n must be at most 2\^30/,
+      });
     }
   });
 
@@ -172,7 +231,10 @@ forEachBackend('hashMany re-entered while reading its inputs', () => {
   /** Another batch, hashed from inside the caller's code, with its own check. */
   function nested(i: number): void {
     const inner = Array.from({ length: 9 }, (_, j) => paint(100 * j + i));
-    assert.deepEqual(hashMany(inner), inner.map((m) => blake3(m)));
+    assert.deepEqual(
+      hashMany(inner),
+      inner.map((m) => blake3(m)),
+    );
   }
 
   it('through a Proxy array: every digest right', () => {

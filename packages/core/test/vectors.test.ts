@@ -38,7 +38,7 @@ forEachBackend('official vectors', () => {
         const full = mode.expected(c);
         for (const step of [1, 63, 64, 65, 1000, 1024, 1025, 0]) {
           const h = blake3.create({ ...mode.opts, dkLen: 131 });
-          for (let i = 0; i < input.length; ) {
+          for (let i = 0; i < input.length;) {
             const n = step || rng.int(0, 3000);
             h.update(input.subarray(i, i + n));
             i += n;
@@ -63,9 +63,17 @@ forEachBackend('official vectors', () => {
             reused.update(piece);
           }
           assert.equal(bytesToHex(fresh.digest()), want, `input_len ${c.input_len}, fresh hasher, updates of ${step}`);
-          assert.equal(bytesToHex(reused.digest()), want, `input_len ${c.input_len}, reused hasher, updates of ${step}`);
+          assert.equal(
+            bytesToHex(reused.digest()),
+            want,
+            `input_len ${c.input_len}, reused hasher, updates of ${step}`,
+          );
         }
-        assert.equal(bytesToHex(blake3(Uint8Array.from(input), mode.opts)), want, `input_len ${c.input_len}, one-shot of a new array`);
+        assert.equal(
+          bytesToHex(blake3(Uint8Array.from(input), mode.opts)),
+          want,
+          `input_len ${c.input_len}, one-shot of a new array`,
+        );
       }
     });
 

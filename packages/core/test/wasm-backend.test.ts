@@ -25,7 +25,8 @@ try { core.setBackend('wasm-simd'); out.push('set'); } catch (e) { out.push(e.co
 console.log(JSON.stringify(out));`;
 
 /** Counts attempts to compile the kernel (the probe that tests whether compilation is allowed is tiny). */
-const countKernelCompiles = 'let kernelCompiles = 0; const countKernel = (b) => { if (b.byteLength > 1024) kernelCompiles++; };';
+const countKernelCompiles =
+  'let kernelCompiles = 0; const countKernel = (b) => { if (b.byteLength > 1024) kernelCompiles++; };';
 /** Every way to compile bytes refused, as Cloudflare Workers and Next.js edge do; each attempt on the kernel counted. */
 const refuseCompilation =
   countKernelCompiles +
@@ -38,7 +39,10 @@ const precompiled = `const M = WebAssembly.Module, I = (m) => new WebAssembly.In
 const fs = await import('node:fs');
 const kernel = new M(fs.readFileSync(new URL(${JSON.stringify(new URL('../dist/kernel.wasm', import.meta.url).href)})));`;
 
-const expectedBig = run('', 'core.setBackend("js"); console.log(core.bytesToHex(core.blake3(new Uint8Array(100000).map((_, i) => i % 251))).slice(0, 16));');
+const expectedBig = run(
+  '',
+  'core.setBackend("js"); console.log(core.bytesToHex(core.blake3(new Uint8Array(100000).map((_, i) => i % 251))).slice(0, 16));',
+);
 
 describe('backend selection', () => {
   it('nothing is compiled at import time; the default is wasm-simd where SIMD works', () => {
@@ -56,10 +60,12 @@ describe('backend selection', () => {
   });
 
   it('synchronous compilation refused: js until ready(), then wasm-simd', () => {
-    const out = JSON.parse(run(
-      'WebAssembly.Module = function () { throw new RangeError("WebAssembly.Module(): buffer size is larger than the limit"); };',
-      report,
-    ));
+    const out = JSON.parse(
+      run(
+        'WebAssembly.Module = function () { throw new RangeError("WebAssembly.Module(): buffer size is larger than the limit"); };',
+        report,
+      ),
+    );
     assert.deepEqual(out, ['js', false, ABC, expectedBig, 'wasm-simd', true, expectedBig, 'set']);
   });
 
@@ -72,49 +78,61 @@ describe('backend selection', () => {
   });
 
   it('all compilation refused (CSP): js, quietly, even after ready()', () => {
-    const out = JSON.parse(run(
-      'WebAssembly.Module = function () { throw new WebAssembly.CompileError("Wasm code generation disallowed by embedder"); };' +
-        'WebAssembly.compile = async () => { throw new WebAssembly.CompileError("Wasm code generation disallowed by embedder"); };',
-      report,
-    ));
+    const out = JSON.parse(
+      run(
+        'WebAssembly.Module = function () { throw new WebAssembly.CompileError("Wasm code generation disallowed by embedder"); };' +
+          'WebAssembly.compile = async () => { throw new WebAssembly.CompileError("Wasm code generation disallowed by embedder"); };',
+        report,
+      ),
+    );
     assert.deepEqual(out.slice(0, 7), ['js', false, ABC, expectedBig, 'js', false, expectedBig]);
     assert.match(out[7], /^Error: the wasm-simd backend is not available/);
   });
 
   it('all compilation refused: the kernel is never generated nor compiled, not even by ready() or setBackend()', () => {
-    const out = JSON.parse(run(
-      precompiled + refuseCompilation,
-      'const first = core.backend(); await core.ready(); try { core.setBackend("wasm-simd"); } catch {} await core.ready();' +
-        'console.log(JSON.stringify([first, core.backend(), kernelCompiles]));',
-    ));
+    const out = JSON.parse(
+      run(
+        precompiled + refuseCompilation,
+        'const first = core.backend(); await core.ready(); try { core.setBackend("wasm-simd"); } catch {} await core.ready();' +
+          'console.log(JSON.stringify([first, core.backend(), kernelCompiles]));',
+      ),
+    );
     assert.deepEqual(out, ['js', 'js', 0]);
   });
 
   it('ready({ module }) with the precompiled kernel where compilation is refused: wasm-simd, same bytes', () => {
-    const out = JSON.parse(run(
-      precompiled + refuseCompilation,
-      'const first = core.backend(); await core.ready({ module: kernel });' + report,
-    ));
+    const out = JSON.parse(
+      run(
+        precompiled + refuseCompilation,
+        'const first = core.backend(); await core.ready({ module: kernel });' + report,
+      ),
+    );
     assert.deepEqual(out, ['wasm-simd', true, ABC, expectedBig, 'wasm-simd', true, expectedBig, 'set']);
   });
 
   it('ready({ module }) before the first hash: wasm-simd without generating or compiling anything', () => {
-    const out = JSON.parse(run(
-      precompiled + refuseCompilation,
-      'await core.ready({ module: kernel }); console.log(JSON.stringify([core.backend(), kernelCompiles, core.bytesToHex(core.blake3("abc"))]));',
-    ));
+    const out = JSON.parse(
+      run(
+        precompiled + refuseCompilation,
+        'await core.ready({ module: kernel }); console.log(JSON.stringify([core.backend(), kernelCompiles, core.bytesToHex(core.blake3("abc"))]));',
+      ),
+    );
     assert.deepEqual(out, ['wasm-simd', 0, ABC]);
   });
 
   it('ready({ module }) respects setBackend("js")', () => {
-    const out = run(precompiled + refuseCompilation, 'core.setBackend("js"); await core.ready({ module: kernel }); console.log(core.backend(), core.isBackendAvailable("wasm-simd"));');
+    const out = run(
+      precompiled + refuseCompilation,
+      'core.setBackend("js"); await core.ready({ module: kernel }); console.log(core.backend(), core.isBackendAvailable("wasm-simd"));',
+    );
     assert.equal(out, 'js true');
   });
 
   it('ready({ module }) rejects anything but the kernel with a TypeError naming options.module; JS stays', () => {
-    const out = JSON.parse(run(
-      precompiled + refuseCompilation,
-      `const { encodeModule, FunctionBody } = await import(${JSON.stringify(new URL('../dist/wasm/_module.js', import.meta.url).href)});
+    const out = JSON.parse(
+      run(
+        precompiled + refuseCompilation,
+        `const { encodeModule, FunctionBody } = await import(${JSON.stringify(new URL('../dist/wasm/_module.js', import.meta.url).href)});
 const { PAGES } = await import(${JSON.stringify(new URL('../dist/wasm/_layout.js', import.meta.url).href)});
 const i32s = (n) => Array(n).fill('i32');
 // The kernel's exports, names and arities, with functions that do nothing; then with one page too few.
@@ -128,11 +146,15 @@ for (const arg of ['x', null, 42, kernel, { module: undefined, other: 1 }, { mod
 }
 out.push(core.backend(), core.bytesToHex(core.blake3('abc')));
 console.log(JSON.stringify(out));`,
-    ));
+      ),
+    );
     assert.match(out[0], /^TypeError: options must be an object, got a string/);
     assert.match(out[1], /^TypeError: options must be an object, got null/);
     assert.match(out[2], /^TypeError: options must be an object, got 42/);
-    assert.match(out[3], /^TypeError: options must be an object like \{ module \}, got an object \(WebAssembly.Module\)/);
+    assert.match(
+      out[3],
+      /^TypeError: options must be an object like \{ module \}, got an object \(WebAssembly.Module\)/,
+    );
     assert.equal(out[4], 'resolved');
     assert.match(out[5], /^TypeError: options.module must be a WebAssembly.Module .*got a string/);
     const wrong = /^TypeError: options.module is not the @blake3-web\/core kernel.wasm of this version: /;

@@ -18,16 +18,31 @@ const shippedKernel = new URL('../dist/kernel.wasm', import.meta.url);
 describe('LEB128', () => {
   it('u32: edge values', () => {
     const cases: [number, number[]][] = [
-      [0, [0x00]], [1, [0x01]], [63, [0x3f]], [64, [0x40]], [127, [0x7f]], [128, [0x80, 0x01]],
-      [624485, [0xe5, 0x8e, 0x26]], [2 ** 31 - 1, [0xff, 0xff, 0xff, 0xff, 0x07]], [2 ** 32 - 1, [0xff, 0xff, 0xff, 0xff, 0x0f]],
+      [0, [0x00]],
+      [1, [0x01]],
+      [63, [0x3f]],
+      [64, [0x40]],
+      [127, [0x7f]],
+      [128, [0x80, 0x01]],
+      [624485, [0xe5, 0x8e, 0x26]],
+      [2 ** 31 - 1, [0xff, 0xff, 0xff, 0xff, 0x07]],
+      [2 ** 32 - 1, [0xff, 0xff, 0xff, 0xff, 0x0f]],
     ];
     for (const [n, bytes] of cases) assert.deepEqual(u32(n), bytes, `u32(${n})`);
   });
 
   it('s32: edge values (the sign lives in bit 6 of the last byte)', () => {
     const cases: [number, number[]][] = [
-      [0, [0x00]], [1, [0x01]], [63, [0x3f]], [64, [0xc0, 0x00]], [-1, [0x7f]], [-64, [0x40]], [-65, [0xbf, 0x7f]],
-      [-123456, [0xc0, 0xbb, 0x78]], [2 ** 31 - 1, [0xff, 0xff, 0xff, 0xff, 0x07]], [-(2 ** 31), [0x80, 0x80, 0x80, 0x80, 0x78]],
+      [0, [0x00]],
+      [1, [0x01]],
+      [63, [0x3f]],
+      [64, [0xc0, 0x00]],
+      [-1, [0x7f]],
+      [-64, [0x40]],
+      [-65, [0xbf, 0x7f]],
+      [-123456, [0xc0, 0xbb, 0x78]],
+      [2 ** 31 - 1, [0xff, 0xff, 0xff, 0xff, 0x07]],
+      [-(2 ** 31), [0x80, 0x80, 0x80, 0x80, 0x78]],
     ];
     for (const [n, bytes] of cases) assert.deepEqual(s32(n), bytes, `s32(${n})`);
   });
@@ -68,9 +83,15 @@ describe('module writer', () => {
   it('a small module validates and runs', () => {
     const f = new FunctionBody(2);
     f.get(0).get(1).op('i32.add').i32(-65).op('i32.add');
-    const bytes = encodeModule([{ name: 'add', type: { params: ['i32', 'i32'], results: ['i32'] }, body: f }], { name: 'memory', pages: 1 });
+    const bytes = encodeModule([{ name: 'add', type: { params: ['i32', 'i32'], results: ['i32'] }, body: f }], {
+      name: 'memory',
+      pages: 1,
+    });
     assert.ok(WebAssembly.validate(bytes));
-    const { add, memory } = new WebAssembly.Instance(new WebAssembly.Module(bytes)).exports as { add: (a: number, b: number) => number; memory: WebAssembly.Memory };
+    const { add, memory } = new WebAssembly.Instance(new WebAssembly.Module(bytes)).exports as {
+      add: (a: number, b: number) => number;
+      memory: WebAssembly.Memory;
+    };
     assert.equal(add(100, 2), 37);
     assert.equal(memory.buffer.byteLength, 65536);
   });
@@ -78,7 +99,16 @@ describe('module writer', () => {
   it('a recorded template replays on other locals exactly as if emitted there', () => {
     const t = new FunctionBody(0).get(0).get(1).simd('i32x4.add').tee(0).template();
     const replayed = new FunctionBody(10).replay(t, [7, 9]).replay(t, [3, 4]).encode();
-    const direct = new FunctionBody(10).get(7).get(9).simd('i32x4.add').tee(7).get(3).get(4).simd('i32x4.add').tee(3).encode();
+    const direct = new FunctionBody(10)
+      .get(7)
+      .get(9)
+      .simd('i32x4.add')
+      .tee(7)
+      .get(3)
+      .get(4)
+      .simd('i32x4.add')
+      .tee(3)
+      .encode();
     assert.deepEqual([...replayed], [...direct]);
     assert.throws(() => new FunctionBody(0).replay(t, [128, 0]), RangeError);
     assert.throws(() => new FunctionBody(0).get(200).template(), RangeError);
@@ -111,6 +141,8 @@ describe('kernel module', () => {
   });
 
   it('every variant validates', () => {
-    for (const loads of ['transpose', 'lanes'] as const) for (const interleave of [1, 2] as const) assert.ok(WebAssembly.validate(kernelModule({ loads, interleave })), `${loads} x${interleave}`);
+    for (const loads of ['transpose', 'lanes'] as const)
+      for (const interleave of [1, 2] as const)
+        assert.ok(WebAssembly.validate(kernelModule({ loads, interleave })), `${loads} x${interleave}`);
   });
 });

@@ -19,7 +19,19 @@ import { wrap } from '../src/wasm/_wasm-backend.ts';
 const seed = testSeed();
 const rng = new Random(seed ^ 0x3a5d);
 const TWO_32 = 2 ** 32;
-const COUNTERS = [0, 1, 2 ** 31 - 1, 2 ** 31 - 3, TWO_32 - 1, TWO_32 - 2, TWO_32 - 63, TWO_32, TWO_32 + 1, 2 ** 40 + 5, 2 ** 52 - 7];
+const COUNTERS = [
+  0,
+  1,
+  2 ** 31 - 1,
+  2 ** 31 - 3,
+  TWO_32 - 1,
+  TWO_32 - 2,
+  TWO_32 - 63,
+  TWO_32,
+  TWO_32 + 1,
+  2 ** 40 + 5,
+  2 ** 52 - 7,
+];
 const MODES: readonly { name: string; key: Uint32Array; flags: number }[] = [
   { name: 'hash', key: Uint32Array.from(IV), flags: 0 },
   { name: 'keyed', key: new Uint32Array(rng.bytes(32).buffer), flags: KEYED_HASH },
@@ -59,7 +71,8 @@ describe(`wasm-simd kernel against the scalar kernel (seed ${seed})`, () => {
   it('chunks: groups straddling 2^32 chunk counters see the carry in each lane', () => {
     for (const c of [TWO_32 - 1, TWO_32 - 2, TWO_32 - 3, TWO_32 - 4, TWO_32 - 5, 2 * TWO_32 - 1]) {
       const data = rng.bytes(8 * 1024);
-      const expected = new Uint32Array(64), got = new Uint32Array(64);
+      const expected = new Uint32Array(64),
+        got = new Uint32Array(64);
       jsKernels.chunks(data, 0, 8, c, MODES[0].key, 0, 0, expected, 0);
       wasm.chunks(data, 0, 8, c, MODES[0].key, 0, 0, got, 0);
       assert.deepEqual(got, expected, `counter ${c}`);
@@ -74,7 +87,8 @@ describe(`wasm-simd kernel against the scalar kernel (seed ${seed})`, () => {
           const data = rng.bytes(n * 1024);
           const c = rng.pick(COUNTERS);
           const merges = n % 4 === 0 ? Math.log2(n & -n) : 0;
-          const expected = new Uint32Array(n * 8), got = new Uint32Array(n * 8);
+          const expected = new Uint32Array(n * 8),
+            got = new Uint32Array(n * 8);
           jsKernels.chunks(data, 0, n, c, MODES[1].key, KEYED_HASH, merges, expected, 0);
           k.chunks(data, 0, n, c, MODES[1].key, KEYED_HASH, merges, got, 0);
           assert.deepEqual(got, expected, `${loads} x${interleave}: n=${n} counter=${c}`);
@@ -92,11 +106,23 @@ describe(`wasm-simd kernel against the scalar kernel (seed ${seed})`, () => {
         const dkLen = len === 1000 ? 0 : 1 + (len % 32);
         const expected = new Uint8Array(dkLen);
         new Output().setChunk(input, 0, len, 0, mode.key, mode.flags).rootBytes(expected);
-        assert.equal(bytesToHex(wasm.singleChunk(input, len, mode.key, mode.flags, dkLen)), bytesToHex(expected), `${mode.name} len=${len}`);
+        assert.equal(
+          bytesToHex(wasm.singleChunk(input, len, mode.key, mode.flags, dkLen)),
+          bytesToHex(expected),
+          `${mode.name} len=${len}`,
+        );
         // The first `len` bytes of a longer array: nothing after them is read.
         const longer = at(data, len % 4);
-        assert.equal(bytesToHex(jsKernels.singleChunk(longer, len, mode.key, mode.flags, dkLen)), bytesToHex(expected), `js ${mode.name} len=${len}`);
-        assert.equal(bytesToHex(wasm.singleChunk(longer, len, mode.key, mode.flags, dkLen)), bytesToHex(expected), `wasm, longer, ${mode.name} len=${len}`);
+        assert.equal(
+          bytesToHex(jsKernels.singleChunk(longer, len, mode.key, mode.flags, dkLen)),
+          bytesToHex(expected),
+          `js ${mode.name} len=${len}`,
+        );
+        assert.equal(
+          bytesToHex(wasm.singleChunk(longer, len, mode.key, mode.flags, dkLen)),
+          bytesToHex(expected),
+          `wasm, longer, ${mode.name} len=${len}`,
+        );
       }
     }
   });
@@ -107,9 +133,27 @@ describe(`wasm-simd kernel against the scalar kernel (seed ${seed})`, () => {
       node.cv.set(new Uint32Array(rng.bytes(32).buffer));
       node.block.set(new Uint32Array(rng.bytes(64).buffer));
       node.blockLen = rng.pick([0, 1, 3, 33, 63, 64]);
-      node.flags = rng.pick([CHUNK_START | CHUNK_END, CHUNK_END, PARENT, PARENT | KEYED_HASH, CHUNK_END | DERIVE_KEY_MATERIAL]);
+      node.flags = rng.pick([
+        CHUNK_START | CHUNK_END,
+        CHUNK_END,
+        PARENT,
+        PARENT | KEYED_HASH,
+        CHUNK_END | DERIVE_KEY_MATERIAL,
+      ]);
       const blocks = rng.pick([1, 2, 3, 4, 5, 7, 8, 9, 255, 256, 257, rng.int(1, 1200)]);
-      const lo = rng.pick([0, 1, 2, 3, TWO_32 - 1, TWO_32 - 2, TWO_32 - 3, TWO_32 - 4, TWO_32 - 5, 2 ** 31 - 2, rng.u32()]);
+      const lo = rng.pick([
+        0,
+        1,
+        2,
+        3,
+        TWO_32 - 1,
+        TWO_32 - 2,
+        TWO_32 - 3,
+        TWO_32 - 4,
+        TWO_32 - 5,
+        2 ** 31 - 2,
+        rng.u32(),
+      ]);
       const hi = rng.pick([0, 1, TWO_32 - 1, rng.u32()]);
       const outPos = rng.int(0, 70);
       const expected = new Uint8Array(outPos + blocks * 64 + 9).fill(0xa5);
@@ -151,7 +195,13 @@ function referenceChunkCv(data: Uint8Array, key: Uint32Array, counter: number, f
  * `fullChunkCvs`, when given, holds the CVs of the full chunks before the last, by index: calls
  * over prefixes of one buffer (same key, flags and start) fill it and reuse it.
  */
-function referenceOutput(data: Uint8Array, key: Uint32Array, flags: number, startChunk = 0, fullChunkCvs?: Uint32Array[]): Output {
+function referenceOutput(
+  data: Uint8Array,
+  key: Uint32Array,
+  flags: number,
+  startChunk = 0,
+  fullChunkCvs?: Uint32Array[],
+): Output {
   const stack: Uint32Array[] = [];
   const chunks = Math.max(1, Math.ceil(data.length / 1024));
   const cv = () => new Uint32Array(8);
@@ -190,7 +240,12 @@ function referenceOutput(data: Uint8Array, key: Uint32Array, flags: number, star
   return out;
 }
 
-function referenceHash(data: Uint8Array, opts: { key?: Uint8Array; fullChunkCvs?: Uint32Array[] } = {}, length = 32, seek = 0n): string {
+function referenceHash(
+  data: Uint8Array,
+  opts: { key?: Uint8Array; fullChunkCvs?: Uint32Array[] } = {},
+  length = 32,
+  seek = 0n,
+): string {
   const key = opts.key ? new Uint32Array(opts.key.slice().buffer) : Uint32Array.from(IV);
   const out = referenceOutput(data, key, opts.key ? KEYED_HASH : 0, 0, opts.fullChunkCvs);
   const bytes = new Uint8Array(length);
@@ -199,7 +254,19 @@ function referenceHash(data: Uint8Array, opts: { key?: Uint8Array; fullChunkCvs?
     const p = seek + BigInt(i);
     const block = p >> 6n;
     if (i === 0 || (p & 63n) === 0n) {
-      compress(out.cv, 0, out.block, 0, Number(block & 0xffffffffn), Number(block >> 32n), out.blockLen, out.flags | ROOT, words, 0, 16);
+      compress(
+        out.cv,
+        0,
+        out.block,
+        0,
+        Number(block & 0xffffffffn),
+        Number(block >> 32n),
+        out.blockLen,
+        out.flags | ROOT,
+        words,
+        0,
+        16,
+      );
     }
     bytes[i] = new Uint8Array(words.buffer)[Number(p & 63n)];
   }
@@ -232,24 +299,36 @@ describe(`wasm-simd backend in the public API (seed ${seed})`, () => {
 
   // About 2,100 lengths, 75 MB through each backend: seconds of CPU in Bun, whose runner would
   // otherwise stop a test at 5 s (node:test has no default limit).
-  it('one-shot: every length within 64 bytes of every 4 KiB multiple to 64 KiB, and the edges of those to 84 KiB', { timeout: 60_000 }, () => {
-    const data = rng.bytes(90 * 1024);
-    const lengths = new Set<number>();
-    for (let k = 1; k <= 16; k++) for (let d = -64; d <= 64; d++) lengths.add(k * 4096 + d);
-    for (let k = 17; k <= 21; k++) for (const d of [-65, -64, -63, -1, 0, 1, 63, 64, 65]) lengths.add(k * 4096 + d);
-    // Prefixes of one buffer: the reference hashes each full chunk once, not once per length.
-    const fullChunkCvs: Uint32Array[] = [];
-    for (const len of lengths) {
-      const input = data.subarray(0, len);
-      allEqual(eachBackend(() => bytesToHex(blake3(input))), referenceHash(input, { fullChunkCvs }), `${len} bytes`);
-    }
-  });
+  it(
+    'one-shot: every length within 64 bytes of every 4 KiB multiple to 64 KiB, and the edges of those to 84 KiB',
+    { timeout: 60_000 },
+    () => {
+      const data = rng.bytes(90 * 1024);
+      const lengths = new Set<number>();
+      for (let k = 1; k <= 16; k++) for (let d = -64; d <= 64; d++) lengths.add(k * 4096 + d);
+      for (let k = 17; k <= 21; k++) for (const d of [-65, -64, -63, -1, 0, 1, 63, 64, 65]) lengths.add(k * 4096 + d);
+      // Prefixes of one buffer: the reference hashes each full chunk once, not once per length.
+      const fullChunkCvs: Uint32Array[] = [];
+      for (const len of lengths) {
+        const input = data.subarray(0, len);
+        allEqual(
+          eachBackend(() => bytesToHex(blake3(input))),
+          referenceHash(input, { fullChunkCvs }),
+          `${len} bytes`,
+        );
+      }
+    },
+  );
 
   it('keyed and derive_key through the kernel, equal across backends', () => {
     const key = rng.bytes(32);
     for (const len of [2048, 4096, 5000, 16 * 1024, 65536, 65537, 200_000]) {
       const input = rng.bytes(len);
-      allEqual(eachBackend(() => bytesToHex(blake3(input, { key }))), referenceHash(input, { key }), `keyed ${len}`);
+      allEqual(
+        eachBackend(() => bytesToHex(blake3(input, { key }))),
+        referenceHash(input, { key }),
+        `keyed ${len}`,
+      );
       const ctx: Blake3Opts = { context: 'blake3-web 2026-01-01 wasm kernel test' };
       const [first, ...rest] = eachBackend(() => bytesToHex(blake3(input, ctx)));
       for (const r of rest) assert.equal(r, first, `derive_key ${len}`);
@@ -263,56 +342,73 @@ describe(`wasm-simd backend in the public API (seed ${seed})`, () => {
     for (const edge of [1024, 4096, 16384, 32768, 65536]) for (let d = -2; d <= 2; d++) points.add(edge + d);
     for (let i = 0; i < 20; i++) points.add(rng.int(0, data.length));
     for (const p of points) {
-      allEqual(eachBackend(() => bytesToHex(blake3.create().update(data.subarray(0, p)).update(data.subarray(p)).digest())), expected, `split at ${p}`);
+      allEqual(
+        eachBackend(() => bytesToHex(blake3.create().update(data.subarray(0, p)).update(data.subarray(p)).digest())),
+        expected,
+        `split at ${p}`,
+      );
     }
     for (const step of [1, 100, 1000, 1023, 1024, 1025, 4095, 16383, 16384, 16385, 65535]) {
       const input = step === 1 ? data.subarray(0, 5000) : data;
-      allEqual(eachBackend(() => {
-        const h = blake3.create();
-        for (let i = 0; i < input.length; i += step) h.update(input.subarray(i, i + step));
-        return bytesToHex(h.digest());
-      }), step === 1 ? referenceHash(input) : expected, `updates of ${step} bytes`);
+      allEqual(
+        eachBackend(() => {
+          const h = blake3.create();
+          for (let i = 0; i < input.length; i += step) h.update(input.subarray(i, i + step));
+          return bytesToHex(h.digest());
+        }),
+        step === 1 ? referenceHash(input) : expected,
+        `updates of ${step} bytes`,
+      );
     }
   });
 
   it('digest mid-stream does not disturb the state, clone continues independently', () => {
     const data = rng.bytes(50_000);
-    allEqual(eachBackend(() => {
-      const h = blake3.create();
-      const seen: string[] = [];
-      for (let i = 0; i < data.length; i += 7777) {
-        h.update(data.subarray(i, i + 7777));
-        seen.push(bytesToHex(h.digest()));
-        seen.push(bytesToHex(h.clone().update(data.subarray(0, 3000)).digest()));
-      }
-      return seen.join();
-    }), (() => {
-      const seen: string[] = [];
-      for (let i = 0; i < data.length; i += 7777) {
-        const end = Math.min(data.length, i + 7777);
-        seen.push(referenceHash(data.subarray(0, end)));
-        const more = new Uint8Array(end + 3000);
-        more.set(data.subarray(0, end));
-        more.set(data.subarray(0, 3000), end);
-        seen.push(referenceHash(more));
-      }
-      return seen.join();
-    })(), 'digests along the way');
+    allEqual(
+      eachBackend(() => {
+        const h = blake3.create();
+        const seen: string[] = [];
+        for (let i = 0; i < data.length; i += 7777) {
+          h.update(data.subarray(i, i + 7777));
+          seen.push(bytesToHex(h.digest()));
+          seen.push(bytesToHex(h.clone().update(data.subarray(0, 3000)).digest()));
+        }
+        return seen.join();
+      }),
+      (() => {
+        const seen: string[] = [];
+        for (let i = 0; i < data.length; i += 7777) {
+          const end = Math.min(data.length, i + 7777);
+          seen.push(referenceHash(data.subarray(0, end)));
+          const more = new Uint8Array(end + 3000);
+          more.set(data.subarray(0, end));
+          more.set(data.subarray(0, 3000), end);
+          seen.push(referenceHash(more));
+        }
+        return seen.join();
+      })(),
+      'digests along the way',
+    );
   });
 
   it('digests at every group boundary: lazily merged subtrees never compress the root', () => {
     const data = rng.bytes(20 * 16384 + 5);
     for (const step of [16384, 32768, 65536, 16384 * 3]) {
-      allEqual(eachBackend(() => {
-        const h = blake3.create();
-        const seen: string[] = [bytesToHex(h.digest())];
-        for (let i = 0; i < data.length; i += step) {
-          h.update(data.subarray(i, i + step));
-          seen.push(bytesToHex(h.digest()));
-        }
-        return seen.join();
-      }), [0, ...Array.from({ length: Math.ceil(data.length / step) }, (_, k) => Math.min(data.length, (k + 1) * step))]
-        .map((end) => referenceHash(data.subarray(0, end))).join(), `updates of ${step} bytes`);
+      allEqual(
+        eachBackend(() => {
+          const h = blake3.create();
+          const seen: string[] = [bytesToHex(h.digest())];
+          for (let i = 0; i < data.length; i += step) {
+            h.update(data.subarray(i, i + step));
+            seen.push(bytesToHex(h.digest()));
+          }
+          return seen.join();
+        }),
+        [0, ...Array.from({ length: Math.ceil(data.length / step) }, (_, k) => Math.min(data.length, (k + 1) * step))]
+          .map((end) => referenceHash(data.subarray(0, end)))
+          .join(),
+        `updates of ${step} bytes`,
+      );
     }
   });
 
@@ -322,23 +418,47 @@ describe(`wasm-simd backend in the public API (seed ${seed})`, () => {
       const max = maxSubtreeLen(offset)!;
       for (const len of [1, 1024, 1025, 4096, 8192 + 5, 16384, 65536].filter((l) => l <= max)) {
         const input = rng.bytes(len);
-        allEqual(eachBackend(() => bytesToHex(hashSubtree(input, offset))), referenceSubtree(input, offset), `chunk ${chunk}, ${len} bytes`);
+        allEqual(
+          eachBackend(() => bytesToHex(hashSubtree(input, offset))),
+          referenceSubtree(input, offset),
+          `chunk ${chunk}, ${len} bytes`,
+        );
       }
     }
   });
 
   it('XOF reads straddling 4-block groups and 2^32 blocks', () => {
     const input = rng.bytes(3000);
-    for (const start of [0n, 1n, 63n, 64n, 200n, 255n, 256n, 257n, (2n ** 32n - 3n) * 64n - 5n, (2n ** 32n - 1n) * 64n, 2n ** 32n * 64n - 1n]) {
+    for (const start of [
+      0n,
+      1n,
+      63n,
+      64n,
+      200n,
+      255n,
+      256n,
+      257n,
+      (2n ** 32n - 3n) * 64n - 5n,
+      (2n ** 32n - 1n) * 64n,
+      2n ** 32n * 64n - 1n,
+    ]) {
       for (const len of [1, 63, 64, 65, 255, 256, 257, 1000, 4133]) {
-        allEqual(eachBackend(() => {
-          const r = blake3.create().update(input).reader();
-          r.position = start;
-          return bytesToHex(r.read(len));
-        }), referenceHash(input, {}, len, start), `${len} bytes at ${start}`);
+        allEqual(
+          eachBackend(() => {
+            const r = blake3.create().update(input).reader();
+            r.position = start;
+            return bytesToHex(r.read(len));
+          }),
+          referenceHash(input, {}, len, start),
+          `${len} bytes at ${start}`,
+        );
       }
     }
-    allEqual(eachBackend(() => bytesToHex(blake3(input, { dkLen: 100_000 }))), referenceHash(input, {}, 100_000), 'dkLen 100000');
+    allEqual(
+      eachBackend(() => bytesToHex(blake3(input, { dkLen: 100_000 }))),
+      referenceHash(input, {}, 100_000),
+      'dkLen 100000',
+    );
   });
 
   it('switching backends between updates: the state is the same whichever backend made it', () => {
@@ -361,14 +481,16 @@ describe(`wasm-simd backend in the public API (seed ${seed})`, () => {
 
   it('random inputs, modes, splits and outputs: identical across backends', () => {
     for (let i = 0; i < 40; i++) {
-      const data = rng.bytes(rng.pick([rng.int(0, 5000), rng.int(0, 300_000), rng.int(1, 40) * 4096 + rng.int(-64, 64)]));
+      const data = rng.bytes(
+        rng.pick([rng.int(0, 5000), rng.int(0, 300_000), rng.int(1, 40) * 4096 + rng.int(-64, 64)]),
+      );
       const opts: Blake3Opts = rng.pick([{}, { key: rng.bytes(32) }, { context: `ctx ${i}` }]);
       const dkLen = rng.pick([32, 64, 1, 700]);
       const splits = Array.from({ length: rng.int(0, 5) }, () => rng.int(0, data.length)).sort((a, b) => a - b);
       const [first, ...rest] = eachBackend(() => {
         const h = blake3.create({ ...opts, dkLen });
         let prev = 0;
-        for (const s of [...splits, data.length]) h.update(data.subarray(prev, s)), (prev = s);
+        for (const s of [...splits, data.length]) (h.update(data.subarray(prev, s)), (prev = s));
         return bytesToHex(h.digest()) + bytesToHex(blake3(data, { ...opts, dkLen }));
       });
       for (const r of rest) assert.equal(r, first, `case ${i}: ${data.length} bytes`);

@@ -12,8 +12,19 @@ import { parseArgs } from 'node:util';
 import { startWorkerd } from '../test/workerd/serve.ts';
 import type { BenchResponse, SelectResponse } from '../test/workerd/worker.ts';
 
-const { values } = parseArgs({ options: { rounds: { type: 'string', default: '9' }, ms: { type: 'string', default: '300' }, cold: { type: 'string', default: '8' }, core: { type: 'string' }, 'core-label': { type: 'string' }, write: { type: 'boolean', default: false } } });
-const rounds = Number(values.rounds), ms = Number(values.ms), cold = Number(values.cold);
+const { values } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '9' },
+    ms: { type: 'string', default: '300' },
+    cold: { type: 'string', default: '8' },
+    core: { type: 'string' },
+    'core-label': { type: 'string' },
+    write: { type: 'boolean', default: false },
+  },
+});
+const rounds = Number(values.rounds),
+  ms = Number(values.ms),
+  cold = Number(values.cold);
 const worker = { file: fileURLToPath(new URL('../test/workerd/worker.ts', import.meta.url)) };
 const SIZES = [1 << 20, 64];
 /** CPU time of a process so far, in ms (Linux): what the Worker got, whatever else the machine runs. */
@@ -23,7 +34,10 @@ const cpuMs = (pid: number) => {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond; // utime + stime
 };
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
-const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 const lines: string[] = [];
 const say = (line: string) => {
@@ -54,15 +68,20 @@ try {
 }
 const table: string[] = [];
 for (const size of SIZES) {
-  const simd = `module wasm-simd ${size}`, js = `fallback js ${size}`;
+  const simd = `module wasm-simd ${size}`,
+    js = `fallback js ${size}`;
   if (!mbps[simd] || !mbps[js]) throw new Error(`missing results for ${size} B: ${Object.keys(mbps).join(', ')}`);
   const label = size >= 1 << 20 ? '1 MiB' : `${size} B`;
-  const cells = (m: Record<string, number[]>) => `${median(m[simd]).toFixed(0)} | ${median(m[js]).toFixed(0)} | ${(median(m[simd]) / median(m[js])).toFixed(2)}`;
+  const cells = (m: Record<string, number[]>) =>
+    `${median(m[simd]).toFixed(0)} | ${median(m[js]).toFixed(0)} | ${(median(m[simd]) / median(m[js])).toFixed(2)}`;
   table.push(`| ${label} | ${cells(cpuMbps)} | ${cells(mbps)} |`);
 }
 
 // Fresh isolates: one workerd start each, the first backend() timed inside the Worker.
-const variants: [string, string | undefined][] = [['this core', undefined], ...(values.core ? [[values['core-label'] ?? `the core at ${values.core}`, values.core] as [string, string]] : [])];
+const variants: [string, string | undefined][] = [
+  ['this core', undefined],
+  ...(values.core ? [[values['core-label'] ?? `the core at ${values.core}`, values.core] as [string, string]] : []),
+];
 const firstSelect: Record<string, number[]> = {};
 for (let i = 0; i < cold; i++) {
   for (const [name, core] of i % 2 === 0 ? variants : [...variants].reverse()) {
@@ -75,19 +94,30 @@ for (let i = 0; i < cold; i++) {
     }
   }
 }
-const version = execFileSync(fileURLToPath(new URL('../node_modules/.bin/workerd', import.meta.url)), ['--version'], { encoding: 'utf8' }).trim();
+const version = execFileSync(fileURLToPath(new URL('../node_modules/.bin/workerd', import.meta.url)), ['--version'], {
+  encoding: 'utf8',
+}).trim();
 say('<!-- bench:workerd:start -->');
 say('## Cloudflare Workers (workerd)');
 say('');
-say(`${new Date().toISOString().slice(0, 10)}, ${version} run locally (\`workerd\` from npm), 2 cores shared with other work; 1-minute load average ${loadBefore.split(' ')[0]} before, ${load().split(' ')[0]} after. Run: \`pnpm --filter @blake3-web/dist-tests bench:workerd\`.`);
+say(
+  `${new Date().toISOString().slice(0, 10)}, ${version} run locally (\`workerd\` from npm), 2 cores shared with other work; 1-minute load average ${loadBefore.split(' ')[0]} before, ${load().split(' ')[0]} after. Run: \`pnpm --filter @blake3-web/dist-tests bench:workerd\`.`,
+);
 say('');
-say(`One-shot \`blake3()\` of the same message, repeated for at least ${ms} ms per sample inside the Worker; median of ${rounds} rounds, the two isolates alternating. workerd refuses to compile WebAssembly from bytes, so without the module the library hashes in JS. "CPU": bytes over the CPU time workerd used during the request (from /proc, so other work on the machine does not count); "wall": bytes over the Worker's own clock (local workerd lets timers run during CPU work).`);
+say(
+  `One-shot \`blake3()\` of the same message, repeated for at least ${ms} ms per sample inside the Worker; median of ${rounds} rounds, the two isolates alternating. workerd refuses to compile WebAssembly from bytes, so without the module the library hashes in JS. "CPU": bytes over the CPU time workerd used during the request (from /proc, so other work on the machine does not count); "wall": bytes over the Worker's own clock (local workerd lets timers run during CPU work).`,
+);
 say('');
-say('| message | kernel.wasm via ready({ module }), CPU MB/s | JS fallback, CPU MB/s | ratio | kernel.wasm, wall MB/s | JS fallback, wall MB/s | ratio |');
+say(
+  '| message | kernel.wasm via ready({ module }), CPU MB/s | JS fallback, CPU MB/s | ratio | kernel.wasm, wall MB/s | JS fallback, wall MB/s | ratio |',
+);
 say('|:--|--:|--:|--:|--:|--:|--:|');
 for (const row of table) say(row);
 say('');
-for (const [name, xs] of Object.entries(firstSelect)) say(`First \`backend()\` of a fresh isolate without the module, ${name}: median ${median(xs).toFixed(0)} ms over ${xs.length} isolates (${xs.map((x) => x.toFixed(0)).join(', ')}; timer steps of 1 ms).`);
+for (const [name, xs] of Object.entries(firstSelect))
+  say(
+    `First \`backend()\` of a fresh isolate without the module, ${name}: median ${median(xs).toFixed(0)} ms over ${xs.length} isolates (${xs.map((x) => x.toFixed(0)).join(', ')}; timer steps of 1 ms).`,
+  );
 say('<!-- bench:workerd:end -->');
 if (values.write) {
   const doc = new URL('../../../docs/BENCHMARKS.md', import.meta.url);

@@ -42,24 +42,35 @@ describe('published packages, as packed tarballs', () => {
 
       it('holds README.md, LICENSE, types and every file its package.json names; no workspace: ranges', () => {
         const files = new Set(pkg.listFiles().map((f) => f.slice(prefix.length)));
-        for (const f of ['README.md', 'LICENSE', 'package.json', 'dist/index.d.ts']) assert.ok(files.has(f), `${f} is missing`);
+        for (const f of ['README.md', 'LICENSE', 'package.json', 'dist/index.d.ts'])
+          assert.ok(files.has(f), `${f} is missing`);
         const json = pkg.readFile(`${prefix}package.json`);
         const manifest = JSON.parse(json) as Record<string, unknown>;
-        for (const f of namedFiles(manifest)) assert.ok(files.has(f), `package.json names ${f}, which is not in the tarball`);
+        for (const f of namedFiles(manifest))
+          assert.ok(files.has(f), `package.json names ${f}, which is not in the tarball`);
         assert.doesNotMatch(json, /workspace:/);
         assert.equal(manifest.license, 'MIT');
       });
 
       it('publint reports nothing, suggestions included', async () => {
-        const { messages, pkg: manifest } = await publint({ pack: { tarball: tarballs.get(name)!.slice().buffer }, level: 'suggestion', strict: true });
-        assert.deepEqual(messages.map((m) => `${m.type} ${m.code}: ${formatMessage(m, manifest)}`), []);
+        const { messages, pkg: manifest } = await publint({
+          pack: { tarball: tarballs.get(name)!.slice().buffer },
+          level: 'suggestion',
+          strict: true,
+        });
+        assert.deepEqual(
+          messages.map((m) => `${m.type} ${m.code}: ${formatMessage(m, manifest)}`),
+          [],
+        );
       });
 
       it('arethetypeswrong reports nothing (profile esm-only)', async () => {
         const analysis = await checkPackage(pkg);
         assert.ok(analysis.types, 'no types found');
         const problems = analysis.problems.filter((p) =>
-          allResolutionKinds.some((k) => !IGNORED_RESOLUTIONS.includes(k) && problemAffectsResolutionKind(p, k, analysis)),
+          allResolutionKinds.some(
+            (k) => !IGNORED_RESOLUTIONS.includes(k) && problemAffectsResolutionKind(p, k, analysis),
+          ),
         );
         assert.deepEqual(problems, []);
       });

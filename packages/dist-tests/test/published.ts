@@ -17,7 +17,10 @@ export function packAll(): Map<Published, Uint8Array> {
   try {
     const tarballs = new Map<Published, Uint8Array>();
     for (const name of PUBLISHED) {
-      const out = execFileSync(process.execPath, [pnpm, 'pack', '--pack-destination', dir], { cwd: join(root, 'packages', name), encoding: 'utf8' });
+      const out = execFileSync(process.execPath, [pnpm, 'pack', '--pack-destination', dir], {
+        cwd: join(root, 'packages', name),
+        encoding: 'utf8',
+      });
       const file = out.trim().split('\n').at(-1)!;
       tarballs.set(name, new Uint8Array(readFileSync(file)));
     }

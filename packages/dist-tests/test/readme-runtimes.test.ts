@@ -13,7 +13,10 @@ const bin = fileURLToPath(new URL('../../../node_modules/.bin/', import.meta.url
 const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
 const ABC = '6437b3ac38465133ffb63b75273a8db548c558465d79db03fd359c6cd5bd9d85';
 
-const examples = [...readme.matchAll(/<!-- runtime-example: ([\w ]+) -->\n```js\n([\s\S]*?)```/g)].map((m) => ({ runtimes: m[1].trim().split(/\s+/), code: m[2] }));
+const examples = [...readme.matchAll(/<!-- runtime-example: ([\w ]+) -->\n```js\n([\s\S]*?)```/g)].map((m) => ({
+  runtimes: m[1].trim().split(/\s+/),
+  code: m[2],
+}));
 const example = (runtime: string) => {
   const found = examples.filter((e) => e.runtimes.includes(runtime));
   assert.equal(found.length, 1, `one README example for ${runtime}`);
@@ -39,7 +42,11 @@ describe('README runtime examples', () => {
   });
 
   it('Node', () => assert.equal(runModule(process.execPath, [], example('node')), ABC));
-  it('Deno', () => assert.equal(runModule(join(bin, 'deno'), ['run', '--quiet', '--allow-read', '--allow-env'], example('deno')), ABC));
+  it('Deno', () =>
+    assert.equal(
+      runModule(join(bin, 'deno'), ['run', '--quiet', '--allow-read', '--allow-env'], example('deno')),
+      ABC,
+    ));
   it('Bun', () => assert.equal(runModule(join(bin, 'bun'), ['run'], example('bun')), ABC));
 
   it('Cloudflare Workers (workerd): the example answers with the hash on wasm-simd', async () => {

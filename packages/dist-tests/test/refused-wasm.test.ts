@@ -33,7 +33,9 @@ function refusingContext(): vm.Context {
 /** Runs an async function body in the context with `core` and `vectors`; returns its result. */
 async function inContext<T>(context: vm.Context, body: string): Promise<T> {
   context.vectors = officialVectors;
-  return JSON.parse(await vm.runInContext(`(async () => JSON.stringify(await (async () => { ${body} })()))()`, context)) as T;
+  return JSON.parse(
+    await vm.runInContext(`(async () => JSON.stringify(await (async () => { ${body} })()))()`, context),
+  ) as T;
 }
 
 const officialCheck = `
@@ -49,32 +51,49 @@ const officialCheck = `
 
 describe('WebAssembly code generation refused (vm context, codeGeneration.wasm false)', () => {
   before(async () => {
-    const out = await build({ entryPoints: ['@blake3-web/core'], bundle: true, format: 'iife', globalName: 'core', platform: 'neutral', write: false, logLevel: 'silent' });
+    const out = await build({
+      entryPoints: ['@blake3-web/core'],
+      bundle: true,
+      format: 'iife',
+      globalName: 'core',
+      platform: 'neutral',
+      write: false,
+      logLevel: 'silent',
+    });
     coreScript = out.outputFiles[0].text;
   });
 
   it('the context refuses what the library would compile', () => {
     const context = vm.createContext({ TextEncoder, TextDecoder }, { codeGeneration: { wasm: false } });
-    assert.throws(() => vm.runInContext('new WebAssembly.Module(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]))', context), /disallowed by embedder/);
+    assert.throws(
+      () => vm.runInContext('new WebAssembly.Module(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]))', context),
+      /disallowed by embedder/,
+    );
   });
 
   it('js quietly, official vectors, and the kernel neither generated nor compiled', async () => {
-    const got = await inContext<unknown[]>(refusingContext(), `
+    const got = await inContext<unknown[]>(
+      refusingContext(),
+      `
       const first = core.backend();
       await core.ready();
       ${officialCheck}
-      return [first, core.backend(), core.isBackendAvailable('wasm-simd'), kernelCompiles, wrong];`);
+      return [first, core.backend(), core.isBackendAvailable('wasm-simd'), kernelCompiles, wrong];`,
+    );
     assert.deepEqual(got, ['js', 'js', false, 0, []]);
   });
 
   it('ready({ module }) with kernel.wasm compiled in another realm: wasm-simd, official vectors', async () => {
     const context = refusingContext();
     context.kernel = new WebAssembly.Module(readFileSync(kernelPath));
-    const got = await inContext<unknown[]>(context, `
+    const got = await inContext<unknown[]>(
+      context,
+      `
       const first = core.backend();
       await core.ready({ module: kernel });
       ${officialCheck}
-      return [first, core.backend(), kernelCompiles, wrong];`);
+      return [first, core.backend(), kernelCompiles, wrong];`,
+    );
     assert.deepEqual(got, ['js', 'wasm-simd', 0, []]);
   });
 });

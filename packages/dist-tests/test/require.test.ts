@@ -20,7 +20,13 @@ const out = Object.entries(entries).map(([id, name]) => typeof require(id)[name]
 const core = require('@blake3-web/core');
 out.push(core.bytesToHex(core.blake3('abc')));
 console.log(JSON.stringify(out));`;
-  const r = spawnSync(process.execPath, ['-e', code], { cwd: fileURLToPath(new URL('..', import.meta.url)), encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['-e', code], {
+    cwd: fileURLToPath(new URL('..', import.meta.url)),
+    encoding: 'utf8',
+  });
   assert.equal(r.status, 0, r.stderr);
-  assert.deepEqual(JSON.parse(r.stdout), [...Object.values(ENTRIES).map(() => 'function'), '6437b3ac38465133ffb63b75273a8db548c558465d79db03fd359c6cd5bd9d85']);
+  assert.deepEqual(JSON.parse(r.stdout), [
+    ...Object.values(ENTRIES).map(() => 'function'),
+    '6437b3ac38465133ffb63b75273a8db548c558465d79db03fd359c6cd5bd9d85',
+  ]);
 });

@@ -25,14 +25,21 @@ async function vectors(url: string): Promise<VectorsResponse> {
 function assertOfficial(got: VectorsResponse): void {
   assert.equal(got.outputs.length, officialVectors.cases.length);
   officialVectors.cases.forEach((c, i) => {
-    assert.deepEqual(got.outputs[i], { hash: c.hash, keyed: c.keyed_hash, derive: c.derive_key }, `input_len ${c.input_len}`);
+    assert.deepEqual(
+      got.outputs[i],
+      { hash: c.hash, keyed: c.keyed_hash, derive: c.derive_key },
+      `input_len ${c.input_len}`,
+    );
   });
 }
 
 describe('workerd (Cloudflare Workers runtime)', () => {
   let w: Workerd<'module' | 'fallback'>;
   before(async () => {
-    w = await startWorkerd({ file: fileURLToPath(new URL('workerd/worker.ts', import.meta.url)) }, ['module', 'fallback']);
+    w = await startWorkerd({ file: fileURLToPath(new URL('workerd/worker.ts', import.meta.url)) }, [
+      'module',
+      'fallback',
+    ]);
   });
   after(() => w?.stop());
 

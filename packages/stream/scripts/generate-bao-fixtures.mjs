@@ -37,7 +37,9 @@ try {
     cases,
   };
   writeFileSync(out, `${JSON.stringify(fixture, null, 1)}\n`);
-  process.stdout.write(`wrote ${out}: ${cases.length} sizes, ${cases.reduce((n, c) => n + c.slices.length, 0)} slices\n`);
+  process.stdout.write(
+    `wrote ${out}: ${cases.length} sizes, ${cases.reduce((n, c) => n + c.slices.length, 0)} slices\n`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
@@ -54,7 +56,8 @@ function describeCase(len) {
     const slice = run(bao, ['slice', String(start), String(count), encoded]);
     // Slices from an outboard are the same bytes; record that the reference agrees with itself.
     const fromOutboard = run(bao, ['slice', String(start), String(count), input, `--outboard=${outboard}`]);
-    if (!slice.equals(fromOutboard)) fail(`bao slice ${start} ${count} differs between combined and outboard for ${len} bytes`);
+    if (!slice.equals(fromOutboard))
+      fail(`bao slice ${start} ${count} differs between combined and outboard for ${len} bytes`);
     const sliceFile = join(dir, 'slice');
     writeFileSync(sliceFile, slice);
     const decoded = run(bao, ['decode-slice', hash, String(start), String(count), sliceFile]);

@@ -49,16 +49,20 @@ const drain = async (readable) => {
 
 const cases = {
   'blake3() one-shot': async () => void blake3(data),
-  'Blake3Stream': async () => {
+  Blake3Stream: async () => {
     const s = new Blake3Stream();
     await drain(source(data).pipeThrough(s));
     if (bytesToHex(await s.digest) !== expected) throw new Error('Blake3Stream digest');
   },
   'BaoVerifyStream (combined)': () => drain(source(combined).pipeThrough(new BaoVerifyStream(expected))),
-  'BaoVerifyStream (outboard bytes)': () => drain(source(data).pipeThrough(new BaoVerifyStream(expected, { outboard }))),
-  'BaoVerifyStream (combined, batchLog 2)': () => drain(source(combined).pipeThrough(new BaoVerifyStream(expected, { batchLog: 2 }))),
-  'BaoVerifyStream (combined, batchLog 4)': () => drain(source(combined).pipeThrough(new BaoVerifyStream(expected, { batchLog: 4 }))),
-  'BaoVerifyStream (chunkGroupLog 4)': () => drain(source(grouped).pipeThrough(new BaoVerifyStream(expected, { chunkGroupLog: 4 }))),
+  'BaoVerifyStream (outboard bytes)': () =>
+    drain(source(data).pipeThrough(new BaoVerifyStream(expected, { outboard }))),
+  'BaoVerifyStream (combined, batchLog 2)': () =>
+    drain(source(combined).pipeThrough(new BaoVerifyStream(expected, { batchLog: 2 }))),
+  'BaoVerifyStream (combined, batchLog 4)': () =>
+    drain(source(combined).pipeThrough(new BaoVerifyStream(expected, { batchLog: 4 }))),
+  'BaoVerifyStream (chunkGroupLog 4)': () =>
+    drain(source(grouped).pipeThrough(new BaoVerifyStream(expected, { chunkGroupLog: 4 }))),
   'baoDecode (in memory, combined)': async () => {
     if (baoDecode(combined, expected).length !== total) throw new Error('baoDecode length');
   },
@@ -96,7 +100,9 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const base = median(mbps[1]);
 const cpuBase = median(cpuMbps[1]);
 const lines = [
-  `Node ${process.version}, core backend ${backend()}, ${cpus()[0].model}, ${availableParallelism()} CPUs, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}`,
+  `Node ${process.version}, core backend ${backend()}, ${cpus()[0].model}, ${availableParallelism()} CPUs, load ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
   `${total / 2 ** 20} MiB in ${piece / 1024} KiB pieces, ${rounds} rounds, median MB/s of content`,
   '',
   '| case | MB/s (wall) | vs Blake3Stream | MB/s (CPU time) | vs Blake3Stream |',

@@ -25,7 +25,8 @@ export function digestBytes(value: unknown, name: string): Uint8Array {
 /** An expected digest: hex or bytes, at least MIN_DIGEST_BYTES long. */
 export function expectedDigest(value: unknown, name = 'expected'): Uint8Array {
   const bytes = digestBytes(value, name);
-  if (bytes.length < MIN_DIGEST_BYTES) throw new RangeError(`${name} must be a digest of at least ${MIN_DIGEST_BYTES} bytes, got ${bytes.length}`);
+  if (bytes.length < MIN_DIGEST_BYTES)
+    throw new RangeError(`${name} must be a digest of at least ${MIN_DIGEST_BYTES} bytes, got ${bytes.length}`);
   return bytes;
 }
 
@@ -49,7 +50,11 @@ export function digestMismatch(got: Uint8Array, want: Uint8Array, keyed: boolean
   if (digestsEqual(got, want)) return undefined;
   const expected = bytesToHex(want);
   if (!keyed) return new IntegrityError(expected, bytesToHex(got));
-  return new IntegrityError(expected, '', `BLAKE3 keyed mismatch: expected ${expected}; the tag of the content received is not disclosed`);
+  return new IntegrityError(
+    expected,
+    '',
+    `BLAKE3 keyed mismatch: expected ${expected}; the tag of the content received is not disclosed`,
+  );
 }
 
 /** Throws the IntegrityError of `digestMismatch` unless `got` equals `want`. */

@@ -26,7 +26,10 @@ export type PassThroughHooks = {
  * 0.52x and 0.67x through the transformer, in two runs at load 12-14 on 2 cores: the same within
  * noise. The copy is what costs (docs/BENCHMARKS.md, streams).
  */
-export function passThrough(hooks: PassThroughHooks): { readable: ReadableStream<Uint8Array>; writable: WritableStream<Uint8Array> } {
+export function passThrough(hooks: PassThroughHooks): {
+  readable: ReadableStream<Uint8Array>;
+  writable: WritableStream<Uint8Array>;
+} {
   let out!: ReadableStreamDefaultController<Uint8Array>;
   let sink!: WritableStreamDefaultController;
   let failure: { reason: unknown } | undefined;
@@ -98,7 +101,8 @@ export function passThrough(hooks: PassThroughHooks): { readable: ReadableStream
           { once: true },
         );
       },
-      write: (chunk) => (backpressure ? new Promise<void>((resolve) => (relieve = resolve)).then(() => pass(chunk)) : pass(chunk)),
+      write: (chunk) =>
+        backpressure ? new Promise<void>((resolve) => (relieve = resolve)).then(() => pass(chunk)) : pass(chunk),
       close: () => {
         if (failure) throw failure.reason;
         try {

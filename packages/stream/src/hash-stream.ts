@@ -6,7 +6,8 @@ import { aChunk, describe } from './_assert.js';
  * `Readable.toWeb()`), read to its end. A plain reader loop, which every engine supports.
  */
 export async function hashStream(readable: ReadableStream<Uint8Array>, opts?: Blake3Opts): Promise<Uint8Array> {
-  if (!(readable instanceof ReadableStream)) throw new TypeError(`readable must be a ReadableStream, got ${describe(readable)}`);
+  if (!(readable instanceof ReadableStream))
+    throw new TypeError(`readable must be a ReadableStream, got ${describe(readable)}`);
   const hasher = blake3.create(opts);
   const reader = readable.getReader();
   try {

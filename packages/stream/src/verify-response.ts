@@ -9,7 +9,11 @@ import { VerifyStream } from './verify-stream.js';
  * the `IntegrityError` itself; browsers make `arrayBuffer()`, `text()` and the like reject with a
  * `TypeError` (Chromium, WebKit) or an `AbortError` (Firefox) instead.
  */
-export function verifyResponse(response: Response, expected: Uint8Array | string, opts?: Omit<Blake3Opts, 'dkLen'>): Response {
+export function verifyResponse(
+  response: Response,
+  expected: Uint8Array | string,
+  opts?: Omit<Blake3Opts, 'dkLen'>,
+): Response {
   if (!(response instanceof Response)) throw new TypeError(`response must be a Response, got ${describe(response)}`);
   if (response.body === null) {
     // No body (204, HEAD) is empty content, which must match too; such a Response cannot carry a

@@ -1,6 +1,14 @@
 import { blake3 } from '@blake3-web/core';
 import { hashSubtree, mergeSubtreesNonRoot, mergeSubtreesRoot } from '@blake3-web/core/hazmat';
-import { baoCombine, baoDecode, baoEncode, baoEncodedSize, BaoEncoder, baoOutboardSize, IntegrityError } from '@blake3-web/stream';
+import {
+  baoCombine,
+  baoDecode,
+  baoEncode,
+  baoEncodedSize,
+  BaoEncoder,
+  baoOutboardSize,
+  IntegrityError,
+} from '@blake3-web/stream';
 import { Random, testSeed } from '@blake3-web/testkit';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -40,7 +48,8 @@ describe('baoEncode', () => {
         assert.equal(outboard.length, baoOutboardSize(len, { chunkGroupLog }));
         assert.equal(outboard.length, 8 + 64 * (Math.max(1, Math.ceil(len / leafBytes)) - 1));
         // Each leaf is the content at its place; the parent above it holds hashSubtree of it.
-        for (const r of regions.filter((x) => x.kind === 'leaf')) assert.deepEqual(encoded.subarray(r.at, r.end), data.subarray(r.contentStart, r.contentStart + r.contentLen));
+        for (const r of regions.filter((x) => x.kind === 'leaf'))
+          assert.deepEqual(encoded.subarray(r.at, r.end), data.subarray(r.contentStart, r.contentStart + r.contentLen));
         const lastParent = regions.filter((x) => x.kind === 'parent').at(-1);
         if (lastParent) {
           const right = lastParent.contentStart + Math.floor((lastParent.contentLen - 1) / leafBytes) * leafBytes;
@@ -62,9 +71,18 @@ describe('baoEncode', () => {
   });
 
   it('validates its arguments', () => {
-    assert.throws(() => baoEncode('text' as never), { name: 'TypeError', message: /data must be a Uint8Array, got a string/ });
-    assert.throws(() => baoEncode(new Uint8Array(1), { chunkGroupLog: 17 }), { name: 'RangeError', message: /opts.chunkGroupLog must be an integer from 0 to 16, got 17/ });
-    assert.throws(() => baoEncode(new Uint8Array(1), { outboard: 1 as never }), { name: 'TypeError', message: /opts.outboard must be a boolean/ });
+    assert.throws(() => baoEncode('text' as never), {
+      name: 'TypeError',
+      message: /data must be a Uint8Array, got a string/,
+    });
+    assert.throws(() => baoEncode(new Uint8Array(1), { chunkGroupLog: 17 }), {
+      name: 'RangeError',
+      message: /opts.chunkGroupLog must be an integer from 0 to 16, got 17/,
+    });
+    assert.throws(() => baoEncode(new Uint8Array(1), { outboard: 1 as never }), {
+      name: 'TypeError',
+      message: /opts.outboard must be a boolean/,
+    });
     assert.throws(() => baoEncodedSize(5, null as never), { name: 'TypeError', message: /opts must be an object/ });
   });
 });
@@ -77,7 +95,7 @@ describe('BaoEncoder', () => {
       const len = rng.pick([0, 1, leafBytes - 1, leafBytes, leafBytes + 1, 2 * leafBytes, rng.int(0, 300_000)]);
       const data = rng.bytes(len);
       const encoder = new BaoEncoder({ chunkGroupLog });
-      for (let p = 0; p < len; ) {
+      for (let p = 0; p < len;) {
         const n = rng.pick([0, 1, leafBytes, leafBytes + 1, rng.int(0, 3 * leafBytes)]);
         encoder.update(data.subarray(p, p + n));
         p += n;
@@ -95,7 +113,10 @@ describe('BaoEncoder', () => {
     encoder.finalize();
     assert.throws(() => encoder.update(new Uint8Array(1)), { name: 'TypeError', message: /after finalize/ });
     assert.throws(() => encoder.finalize(), { name: 'TypeError', message: /twice/ });
-    assert.throws(() => new BaoEncoder().update([1, 2] as never), { name: 'TypeError', message: /data must be a Uint8Array/ });
+    assert.throws(() => new BaoEncoder().update([1, 2] as never), {
+      name: 'TypeError',
+      message: /data must be a Uint8Array/,
+    });
   });
 });
 
@@ -106,7 +127,9 @@ describe('baoCombine', () => {
         const data = rng.bytes(len);
         const want = baoEncode(data, { chunkGroupLog }).encoded;
         const outboard = baoEncode(data, { chunkGroupLog, outboard: true }).encoded;
-        const got = await consume(baoCombine(chunked(rng, data, rng.pick([1, 1000, 100_000])), outboard, { chunkGroupLog }));
+        const got = await consume(
+          baoCombine(chunked(rng, data, rng.pick([1, 1000, 100_000])), outboard, { chunkGroupLog }),
+        );
         assert.equal(got.error, null);
         assert.deepEqual(got.released, want);
       }
@@ -121,8 +144,14 @@ describe('baoCombine', () => {
     assert.match(short.error!.message, /content ended after 4999 bytes; its outboard describes 5000/);
     const long = await consume(baoCombine(chunked(rng, paint(5001), 700), outboard));
     assert.equal(long.error?.name, 'RangeError');
-    assert.throws(() => baoCombine(chunked(rng, data, 10), outboard.subarray(0, 70)), { name: 'RangeError', message: /outboard for 5000 content bytes has 264 bytes, got 70/ });
-    assert.throws(() => baoCombine(data as never, outboard), { name: 'TypeError', message: /content must be a ReadableStream/ });
+    assert.throws(() => baoCombine(chunked(rng, data, 10), outboard.subarray(0, 70)), {
+      name: 'RangeError',
+      message: /outboard for 5000 content bytes has 264 bytes, got 70/,
+    });
+    assert.throws(() => baoCombine(data as never, outboard), {
+      name: 'TypeError',
+      message: /content must be a ReadableStream/,
+    });
   });
 });
 
@@ -138,7 +167,10 @@ describe('baoDecode', () => {
         assert.throws(() => baoDecode(bad, hash), IntegrityError);
       }
       assert.throws(() => baoDecode(encoded.subarray(0, encoded.length - 1), hash), IntegrityError);
-      assert.throws(() => baoDecode(new Uint8Array([...encoded, 1]), hash), { name: 'IntegrityError', message: /after the end of its Bao tree/ });
+      assert.throws(() => baoDecode(new Uint8Array([...encoded, 1]), hash), {
+        name: 'IntegrityError',
+        message: /after the end of its Bao tree/,
+      });
     }
   });
 });

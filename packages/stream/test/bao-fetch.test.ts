@@ -17,7 +17,12 @@ describe('fetchVerified', () => {
   let base = '';
   const requests: string[] = [];
   before(async () => {
-    const files: Record<string, Uint8Array> = { '/file.bao': encoded, '/file': data, '/file.obao': outboard, '/tampered.bao': tampered };
+    const files: Record<string, Uint8Array> = {
+      '/file.bao': encoded,
+      '/file': data,
+      '/file.obao': outboard,
+      '/tampered.bao': tampered,
+    };
     server = createServer((req, res) => {
       requests.push(`${req.url} ${req.headers['x-token'] ?? ''}`.trim());
       const body = files[req.url ?? ''];
@@ -25,7 +30,11 @@ describe('fetchVerified', () => {
         res.writeHead(404, { 'content-type': 'text/plain' }).end('not here');
         return;
       }
-      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': body.length, 'x-kind': 'bao' });
+      res.writeHead(200, {
+        'content-type': 'application/octet-stream',
+        'content-length': body.length,
+        'x-kind': 'bao',
+      });
       // Several writes, so the body arrives in pieces.
       for (let i = 0; i < body.length; i += 50_000) res.write(body.subarray(i, i + 50_000));
       res.end();
@@ -45,7 +54,10 @@ describe('fetchVerified', () => {
 
   it('content plus an outboard, by URL or as bytes, with init passed to every request', async () => {
     requests.length = 0;
-    const byUrl = await fetchVerified(new URL('/file', base), bytesToHex(hash), { outboard: `${base}/file.obao`, init: { headers: { 'x-token': 't1' } } });
+    const byUrl = await fetchVerified(new URL('/file', base), bytesToHex(hash), {
+      outboard: `${base}/file.obao`,
+      init: { headers: { 'x-token': 't1' } },
+    });
     assert.deepEqual(new Uint8Array(await byUrl.arrayBuffer()), data);
     assert.deepEqual(requests.sort(), ['/file t1', '/file.obao t1']);
     const byBytes = await fetchVerified(`${base}/file`, hash, { outboard });
@@ -79,8 +91,17 @@ describe('fetchVerified', () => {
     });
     assert.deepEqual(new Uint8Array(await res.arrayBuffer()), data);
     assert.deepEqual(seen, ['mem:file']);
-    await assert.rejects(fetchVerified('x', new Uint8Array(3)), { name: 'RangeError', message: /hash must be 32 bytes/ });
-    await assert.rejects(fetchVerified('x', hash, { outboard: 5 as never }), { name: 'TypeError', message: /opts.outboard must be a URL, a Request or a Uint8Array/ });
-    await assert.rejects(fetchVerified('x', hash, { chunkGroupLog: 99 }), { name: 'RangeError', message: /chunkGroupLog/ });
+    await assert.rejects(fetchVerified('x', new Uint8Array(3)), {
+      name: 'RangeError',
+      message: /hash must be 32 bytes/,
+    });
+    await assert.rejects(fetchVerified('x', hash, { outboard: 5 as never }), {
+      name: 'TypeError',
+      message: /opts.outboard must be a URL, a Request or a Uint8Array/,
+    });
+    await assert.rejects(fetchVerified('x', hash, { chunkGroupLog: 99 }), {
+      name: 'RangeError',
+      message: /chunkGroupLog/,
+    });
   });
 });

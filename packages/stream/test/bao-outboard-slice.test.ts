@@ -1,4 +1,11 @@
-import { baoDecodeSlice, baoEncode, baoOutboardSlice, baoSlice, baoSliceBounds, IntegrityError } from '@blake3-web/stream';
+import {
+  baoDecodeSlice,
+  baoEncode,
+  baoOutboardSlice,
+  baoSlice,
+  baoSliceBounds,
+  IntegrityError,
+} from '@blake3-web/stream';
 import { Random, testSeed } from '@blake3-web/testkit';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -22,10 +29,20 @@ describe('Bao slices from an outboard and part of the content', () => {
       const slice = baoOutboardSlice(outboard, piece, bounds.start, start, count, { chunkGroupLog });
       const message = `len ${len} start ${start} count ${count} g ${chunkGroupLog}`;
       assert.deepEqual(slice, baoSlice({ data, outboard }, start, count, { chunkGroupLog }), message);
-      assert.deepEqual(baoDecodeSlice(slice, hash, start, count, { chunkGroupLog }), data.subarray(Math.min(start, len), Math.min(len, start + count)), message);
+      assert.deepEqual(
+        baoDecodeSlice(slice, hash, start, count, { chunkGroupLog }),
+        data.subarray(Math.min(start, len), Math.min(len, start + count)),
+        message,
+      );
       // Content starting earlier and ending later than needed is fine too.
       const from = Math.max(0, bounds.start - 5);
-      assert.deepEqual(baoOutboardSlice(outboard, data.subarray(from, Math.min(len, bounds.end + 7)), from, start, count, { chunkGroupLog }), slice, message);
+      assert.deepEqual(
+        baoOutboardSlice(outboard, data.subarray(from, Math.min(len, bounds.end + 7)), from, start, count, {
+          chunkGroupLog,
+        }),
+        slice,
+        message,
+      );
     }
   });
 
@@ -45,21 +62,42 @@ describe('Bao slices from an outboard and part of the content', () => {
     const bounds = baoSliceBounds(data.length, 150_000, 5000);
     const piece = data.slice(bounds.start, bounds.end);
     piece[150_001 - bounds.start] ^= 1;
-    assert.throws(() => baoDecodeSlice(baoOutboardSlice(outboard, piece, bounds.start, 150_000, 5000), hash, 150_000, 5000), IntegrityError);
+    assert.throws(
+      () => baoDecodeSlice(baoOutboardSlice(outboard, piece, bounds.start, 150_000, 5000), hash, 150_000, 5000),
+      IntegrityError,
+    );
     const badOutboard = outboard.slice();
     badOutboard[8 + 10] ^= 1; // in the root parent
     const good = data.subarray(bounds.start, bounds.end);
-    assert.throws(() => baoDecodeSlice(baoOutboardSlice(badOutboard, good, bounds.start, 150_000, 5000), hash, 150_000, 5000), IntegrityError);
+    assert.throws(
+      () => baoDecodeSlice(baoOutboardSlice(badOutboard, good, bounds.start, 150_000, 5000), hash, 150_000, 5000),
+      IntegrityError,
+    );
   });
 
   it('rejects content that does not cover the slice, and malformed outboards', () => {
     const data = rng.bytes(10_000);
     const { encoded: outboard } = baoEncode(data, { outboard: true });
-    assert.throws(() => baoOutboardSlice(outboard, data.subarray(2048, 3000), 2048, 2100, 100), { name: 'RangeError', message: /content must cover bytes 2048 to 3072.*2048 to 3000/ });
-    assert.throws(() => baoOutboardSlice(outboard, data.subarray(2049, 4000), 2049, 2100, 100), { name: 'RangeError', message: /content must cover/ });
-    assert.throws(() => baoOutboardSlice(outboard.subarray(0, 70), data, 0, 0, 1), { name: 'RangeError', message: /needs an outboard of/ });
-    assert.throws(() => baoOutboardSlice(outboard.subarray(0, 4), data, 0, 0, 1), { name: 'RangeError', message: /length header/ });
-    assert.throws(() => baoOutboardSlice([] as never, data, 0, 0, 1), { name: 'TypeError', message: /outboard must be a Uint8Array/ });
+    assert.throws(() => baoOutboardSlice(outboard, data.subarray(2048, 3000), 2048, 2100, 100), {
+      name: 'RangeError',
+      message: /content must cover bytes 2048 to 3072.*2048 to 3000/,
+    });
+    assert.throws(() => baoOutboardSlice(outboard, data.subarray(2049, 4000), 2049, 2100, 100), {
+      name: 'RangeError',
+      message: /content must cover/,
+    });
+    assert.throws(() => baoOutboardSlice(outboard.subarray(0, 70), data, 0, 0, 1), {
+      name: 'RangeError',
+      message: /needs an outboard of/,
+    });
+    assert.throws(() => baoOutboardSlice(outboard.subarray(0, 4), data, 0, 0, 1), {
+      name: 'RangeError',
+      message: /length header/,
+    });
+    assert.throws(() => baoOutboardSlice([] as never, data, 0, 0, 1), {
+      name: 'TypeError',
+      message: /outboard must be a Uint8Array/,
+    });
     assert.throws(() => baoOutboardSlice(outboard, data, -1, 0, 1), { name: 'RangeError', message: /contentStart/ });
     assert.throws(() => baoSliceBounds(10, 1.5, 1), { name: 'RangeError', message: /start/ });
   });

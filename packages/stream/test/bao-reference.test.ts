@@ -2,7 +2,17 @@
 // fixtures that scripts/generate-bao-fixtures.mjs recorded from its CLI, and live against the
 // CLI itself where it is installed.
 import { bytesToHex } from '@blake3-web/core';
-import { baoCombine, baoDecode, baoDecodeSlice, baoEncode, baoEncodedSize, BaoEncoder, baoOutboardSize, baoSlice, BaoVerifyStream } from '@blake3-web/stream';
+import {
+  baoCombine,
+  baoDecode,
+  baoDecodeSlice,
+  baoEncode,
+  baoEncodedSize,
+  BaoEncoder,
+  baoOutboardSize,
+  baoSlice,
+  BaoVerifyStream,
+} from '@blake3-web/stream';
 import { Random, testSeed } from '@blake3-web/testkit';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -17,7 +27,8 @@ const rng = new Random(testSeed());
 describe('Bao reference fixtures', () => {
   it(`cover the sizes the format's edges need (${reference.reference})`, () => {
     const sizes = reference.cases.map((c) => c.len);
-    for (const len of [0, 1, 1023, 1024, 1025, 2048, 2049, 65536, 1000007]) assert.ok(sizes.includes(len), `size ${len} missing`);
+    for (const len of [0, 1, 1023, 1024, 1025, 2048, 2049, 65536, 1000007])
+      assert.ok(sizes.includes(len), `size ${len} missing`);
     assert.ok(sizes.length >= 12, 'a few random sizes too');
     assert.match(reference.reference, /^bao 0\.13\./);
   });
@@ -37,7 +48,7 @@ describe('Bao reference fixtures', () => {
 
     it(`${ref.len} bytes: BaoEncoder fed in random pieces gives the reference outboard, baoCombine the combined encoding`, async () => {
       const encoder = new BaoEncoder();
-      for (let i = 0; i < ref.len; ) {
+      for (let i = 0; i < ref.len;) {
         const n = rng.pick([0, 1, 1023, 1024, 1025, rng.int(0, 70_000)]);
         encoder.update(data.subarray(i, i + n));
         i += n;
@@ -92,7 +103,9 @@ function findBao(): string | undefined {
 
 const bao = findBao();
 /** Each live test is a visible skip where the CLI is missing, counted in the summary. */
-const live = { skip: bao === undefined && 'the bao 0.13 CLI is not installed (cargo install bao_bin --version 0.13.1)' };
+const live = {
+  skip: bao === undefined && 'the bao 0.13 CLI is not installed (cargo install bao_bin --version 0.13.1)',
+};
 
 describe('Bao against the reference CLI, live', () => {
   const dir = bao === undefined ? '' : mkdtempSync(join(tmpdir(), 'bao-live-'));
@@ -103,7 +116,9 @@ describe('Bao against the reference CLI, live', () => {
     return path;
   };
   const run = (...args: string[]) => new Uint8Array(execFileSync(bao!, args, { maxBuffer: 1 << 30 }));
-  const sizes = [0, 1, 1024, 1025, 4096, 4097, 1 << 16, 1 << 20, 3 << 20].concat(Array.from({ length: 6 }, () => rng.int(0, 400_000)));
+  const sizes = [0, 1, 1024, 1025, 4096, 4097, 1 << 16, 1 << 20, 3 << 20].concat(
+    Array.from({ length: 6 }, () => rng.int(0, 400_000)),
+  );
 
   it('bao decode accepts what baoEncode writes (combined and outboard), and bao decode-slice our slices', live, () => {
     for (const len of sizes) {
@@ -113,13 +128,24 @@ describe('Bao against the reference CLI, live', () => {
       const hex = bytesToHex(hash);
       assert.equal(new TextDecoder().decode(run('hash', file('in', data))).split(/\s+/)[0], hex, `hash of ${len}`);
       assert.deepEqual(run('decode', hex, file('enc', encoded)), data, `decode ${len}`);
-      assert.deepEqual(run('decode', hex, file('in', data), `--outboard=${file('ob', outboard)}`), data, `decode --outboard ${len}`);
+      assert.deepEqual(
+        run('decode', hex, file('in', data), `--outboard=${file('ob', outboard)}`),
+        data,
+        `decode --outboard ${len}`,
+      );
       for (let k = 0; k < 4; k++) {
         const start = rng.pick([0, rng.int(0, len + 10), len]);
         const count = rng.pick([0, 1, rng.int(0, 100_000)]);
         const slice = baoSlice(encoded, start, count);
-        assert.deepEqual(run('slice', String(start), String(count), file('enc')), slice, `slice ${start} ${count} of ${len}`);
-        assert.deepEqual(run('decode-slice', hex, String(start), String(count), file('sl', slice)), baoDecodeSlice(slice, hash, start, count));
+        assert.deepEqual(
+          run('slice', String(start), String(count), file('enc')),
+          slice,
+          `slice ${start} ${count} of ${len}`,
+        );
+        assert.deepEqual(
+          run('decode-slice', hex, String(start), String(count), file('sl', slice)),
+          baoDecodeSlice(slice, hash, start, count),
+        );
       }
     }
   });
@@ -136,7 +162,9 @@ describe('Bao against the reference CLI, live', () => {
       const combined = await consume(chunked(rng, encoded, 9000).pipeThrough(new BaoVerifyStream(hash)));
       assert.equal(combined.error, null, `combined ${len}`);
       assert.deepEqual(combined.released, data);
-      const split = await consume(chunked(rng, data, 9000).pipeThrough(new BaoVerifyStream(hash, { outboard: chunked(rng, outboard, 300) })));
+      const split = await consume(
+        chunked(rng, data, 9000).pipeThrough(new BaoVerifyStream(hash, { outboard: chunked(rng, outboard, 300) })),
+      );
       assert.equal(split.error, null, `outboard ${len}`);
       assert.deepEqual(split.released, data);
       const other = bytesToHex(baoEncode(rng.bytes(3)).hash);

@@ -61,8 +61,14 @@ describe('Bao slices', () => {
       bad[byte] ^= 1 << rng.int(0, 7);
       assert.throws(() => baoDecodeSlice(bad, hash, 100_000, 20_000), IntegrityError, `bit in byte ${byte}`);
     }
-    assert.throws(() => baoDecodeSlice(slice.subarray(0, slice.length - 1), hash, 100_000, 20_000), { name: 'IntegrityError', message: /ended early/ });
-    assert.throws(() => baoDecodeSlice(new Uint8Array([...slice, 0]), hash, 100_000, 20_000), { name: 'IntegrityError', message: /after the end/ });
+    assert.throws(() => baoDecodeSlice(slice.subarray(0, slice.length - 1), hash, 100_000, 20_000), {
+      name: 'IntegrityError',
+      message: /ended early/,
+    });
+    assert.throws(() => baoDecodeSlice(new Uint8Array([...slice, 0]), hash, 100_000, 20_000), {
+      name: 'IntegrityError',
+      message: /after the end/,
+    });
     assert.throws(() => baoDecodeSlice(slice, blake3('other'), 100_000, 20_000), IntegrityError);
     // A slice for one range does not verify another.
     assert.throws(() => baoDecodeSlice(slice, hash, 200_000, 20_000), IntegrityError);
@@ -108,19 +114,37 @@ describe('Bao slices', () => {
         const slice = baoSlice(encoded, start, count, { chunkGroupLog });
         assert.equal(slice.length, expectedSliceSize(200_000, start, count, 1024 << chunkGroupLog));
         assert.deepEqual(baoSlice({ data, outboard }, start, count, { chunkGroupLog }), slice);
-        assert.deepEqual(baoDecodeSlice(slice, hash, start, count, { chunkGroupLog }), data.subarray(Math.min(start, 200_000), Math.min(200_000, start + count)));
+        assert.deepEqual(
+          baoDecodeSlice(slice, hash, start, count, { chunkGroupLog }),
+          data.subarray(Math.min(start, 200_000), Math.min(200_000, start + count)),
+        );
       }
     }
   });
 
   it('validates its arguments', () => {
     const { hash, encoded } = baoEncode(paint(5000));
-    assert.throws(() => baoSlice(encoded, -1, 5), { name: 'RangeError', message: /start must be a non-negative safe integer, got -1/ });
+    assert.throws(() => baoSlice(encoded, -1, 5), {
+      name: 'RangeError',
+      message: /start must be a non-negative safe integer, got -1/,
+    });
     assert.throws(() => baoSlice(encoded, 0, 1.5), { name: 'RangeError', message: /count/ });
     assert.throws(() => baoSlice('x' as never, 0, 5), { name: 'TypeError', message: /source must be a Uint8Array/ });
-    assert.throws(() => baoSlice(encoded.subarray(0, 100), 0, 5), { name: 'RangeError', message: /length header says 5000 content bytes/ });
-    assert.throws(() => baoSlice({ data: paint(4999), outboard: baoEncode(paint(5000), { outboard: true }).encoded }, 0, 5), { name: 'RangeError' });
-    assert.throws(() => baoDecodeSlice(encoded, new Uint8Array(16), 0, 5), { name: 'RangeError', message: /hash must be 32 bytes/ });
-    assert.throws(() => baoDecodeSlice(encoded, hash, 0, '5' as never), { name: 'TypeError', message: /count must be a number/ });
+    assert.throws(() => baoSlice(encoded.subarray(0, 100), 0, 5), {
+      name: 'RangeError',
+      message: /length header says 5000 content bytes/,
+    });
+    assert.throws(
+      () => baoSlice({ data: paint(4999), outboard: baoEncode(paint(5000), { outboard: true }).encoded }, 0, 5),
+      { name: 'RangeError' },
+    );
+    assert.throws(() => baoDecodeSlice(encoded, new Uint8Array(16), 0, 5), {
+      name: 'RangeError',
+      message: /hash must be 32 bytes/,
+    });
+    assert.throws(() => baoDecodeSlice(encoded, hash, 0, '5' as never), {
+      name: 'TypeError',
+      message: /count must be a number/,
+    });
   });
 });

@@ -28,7 +28,9 @@ describe('BaoVerifyStream: good encodings', () => {
       const data = rng.bytes(len);
       const { hash, encoded } = baoEncode(data);
       const maxChunk = rng.pick(len < 30_000 ? [1, 7, 64, 1000, 70_000] : [1000, 9000, 70_000]);
-      const out = await consume(chunked(rng, encoded, maxChunk).pipeThrough(new BaoVerifyStream(rng.pick([hash, bytesToHex(hash)]))));
+      const out = await consume(
+        chunked(rng, encoded, maxChunk).pipeThrough(new BaoVerifyStream(rng.pick([hash, bytesToHex(hash)]))),
+      );
       assert.equal(out.error, null, `length ${len}`);
       assert.deepEqual(out.released, data, `length ${len}`);
     }
@@ -39,10 +41,16 @@ describe('BaoVerifyStream: good encodings', () => {
       const len = rng.pick([0, 1, 1024, 1025, 3000, rng.int(0, 300_000)]);
       const data = rng.bytes(len);
       const { hash, encoded: outboard } = baoEncode(data, { outboard: true });
-      const fromBytes = await consume(chunked(rng, data, rng.pick([1, 500, 50_000])).pipeThrough(new BaoVerifyStream(hash, { outboard })));
+      const fromBytes = await consume(
+        chunked(rng, data, rng.pick([1, 500, 50_000])).pipeThrough(new BaoVerifyStream(hash, { outboard })),
+      );
       assert.equal(fromBytes.error, null);
       assert.deepEqual(fromBytes.released, data);
-      const fromStream = await consume(chunked(rng, data, 50_000).pipeThrough(new BaoVerifyStream(hash, { outboard: chunked(rng, outboard, rng.pick([1, 63, 4096])) })));
+      const fromStream = await consume(
+        chunked(rng, data, 50_000).pipeThrough(
+          new BaoVerifyStream(hash, { outboard: chunked(rng, outboard, rng.pick([1, 63, 4096])) }),
+        ),
+      );
       assert.equal(fromStream.error, null);
       assert.deepEqual(fromStream.released, data);
     }
@@ -57,7 +65,11 @@ describe('BaoVerifyStream: good encodings', () => {
         assert.equal(out.error, null);
         assert.deepEqual(out.released, data);
         const outboard = baoEncode(data, { outboard: true }).encoded;
-        const split = await consume(chunked(rng, data, 9000).pipeThrough(new BaoVerifyStream(hash, { batchLog, outboard: chunked(rng, outboard, 100) })));
+        const split = await consume(
+          chunked(rng, data, 9000).pipeThrough(
+            new BaoVerifyStream(hash, { batchLog, outboard: chunked(rng, outboard, 100) }),
+          ),
+        );
         assert.equal(split.error, null);
         assert.deepEqual(split.released, data);
       }
@@ -70,7 +82,11 @@ describe('BaoVerifyStream: good encodings', () => {
         const data = rng.bytes(len);
         const { hash, encoded } = baoEncode(data, { chunkGroupLog });
         assert.deepEqual(hash, blake3(data));
-        const out = await consume(chunked(rng, encoded, 7000).pipeThrough(new BaoVerifyStream(hash, { chunkGroupLog, batchLog: chunkGroupLog + 2 })));
+        const out = await consume(
+          chunked(rng, encoded, 7000).pipeThrough(
+            new BaoVerifyStream(hash, { chunkGroupLog, batchLog: chunkGroupLog + 2 }),
+          ),
+        );
         assert.equal(out.error, null);
         assert.deepEqual(out.released, data);
         if (len > 1024 << chunkGroupLog) {
@@ -110,11 +126,16 @@ describe('BaoVerifyStream: corrupt, short and long encodings', () => {
       const regions = layout(len);
       assert.equal(regions.at(-1)!.end, encoded.length, 'the model agrees on the encoding size');
       // Every node of small trees; a sample of large ones, always including the last node.
-      const picks = regions.length <= 40 ? regions.slice(1) : [...Array.from({ length: 30 }, () => rng.pick(regions.slice(1))), regions.at(-1)!];
+      const picks =
+        regions.length <= 40
+          ? regions.slice(1)
+          : [...Array.from({ length: 30 }, () => rng.pick(regions.slice(1))), regions.at(-1)!];
       for (const region of picks) {
         const byte = rng.int(region.at, region.end - 1);
         const bad = flipBit(encoded, byte, rng.int(0, 7));
-        const out = await consume(chunked(rng, bad, rng.pick([1000, 9000, 70_000])).pipeThrough(new BaoVerifyStream(hash)));
+        const out = await consume(
+          chunked(rng, bad, rng.pick([1000, 9000, 70_000])).pipeThrough(new BaoVerifyStream(hash)),
+        );
         assertFailedAfter(out, data, region.contentStart, `length ${len}, ${region.kind} at byte ${byte}`);
       }
     }
@@ -125,13 +146,17 @@ describe('BaoVerifyStream: corrupt, short and long encodings', () => {
     const { hash, encoded } = baoEncode(data);
     const regions = layout(5000);
     const chunk = regions.find((r) => r.kind === 'leaf' && r.contentStart === 2048)!;
-    const out = await consume(chunked(rng, flipBit(encoded, chunk.at + 5, 0), 600).pipeThrough(new BaoVerifyStream(hash)));
+    const out = await consume(
+      chunked(rng, flipBit(encoded, chunk.at + 5, 0), 600).pipeThrough(new BaoVerifyStream(hash)),
+    );
     assertFailedAfter(out, data, 2048, 'chunk 2');
     assert.match(out.error!.message, /chunk of content bytes 2048\.\.3072/);
     assert.match(out.error!.expected!, /^[0-9a-f]{64}$/);
     assert.match(out.error!.actual!, /^[0-9a-f]{64}$/);
     assert.notEqual(out.error!.expected, out.error!.actual);
-    const wrongRoot = await consume(chunked(rng, encoded, 600).pipeThrough(new BaoVerifyStream(blake3(data.subarray(1)))));
+    const wrongRoot = await consume(
+      chunked(rng, encoded, 600).pipeThrough(new BaoVerifyStream(blake3(data.subarray(1)))),
+    );
     assertFailedAfter(wrongRoot, data, 0, 'another hash');
     assert.equal(wrongRoot.error!.expected, bytesToHex(blake3(data.subarray(1))));
   });
@@ -141,9 +166,14 @@ describe('BaoVerifyStream: corrupt, short and long encodings', () => {
       const data = paint(len);
       const { hash, encoded } = baoEncode(data);
       for (let bit = 0; bit < 64; bit++) {
-        const out = await consume(chunked(rng, flipBit(encoded, bit >> 3, bit & 7), 3000).pipeThrough(new BaoVerifyStream(hash)));
+        const out = await consume(
+          chunked(rng, flipBit(encoded, bit >> 3, bit & 7), 3000).pipeThrough(new BaoVerifyStream(hash)),
+        );
         assert.ok(out.error instanceof IntegrityError, `length ${len}, header bit ${bit}`);
-        assert.ok(out.released.length < Math.max(len, 1), `length ${len}, header bit ${bit}: released ${out.released.length}`);
+        assert.ok(
+          out.released.length < Math.max(len, 1),
+          `length ${len}, header bit ${bit}: released ${out.released.length}`,
+        );
         assert.deepEqual(out.released, data.subarray(0, out.released.length));
       }
     }
@@ -151,8 +181,18 @@ describe('BaoVerifyStream: corrupt, short and long encodings', () => {
     // is short. 2049 -> 2048 reads the left parent as the first chunk: nothing verifies.
     const data = paint(2049);
     const { hash, encoded } = baoEncode(data);
-    assertFailedAfter(await consume(chunked(rng, flipBit(encoded, 0, 1), 500).pipeThrough(new BaoVerifyStream(hash))), data, 2048, '2049 -> 2051');
-    assertFailedAfter(await consume(chunked(rng, flipBit(encoded, 0, 0), 500).pipeThrough(new BaoVerifyStream(hash))), data, 0, '2049 -> 2048');
+    assertFailedAfter(
+      await consume(chunked(rng, flipBit(encoded, 0, 1), 500).pipeThrough(new BaoVerifyStream(hash))),
+      data,
+      2048,
+      '2049 -> 2051',
+    );
+    assertFailedAfter(
+      await consume(chunked(rng, flipBit(encoded, 0, 0), 500).pipeThrough(new BaoVerifyStream(hash))),
+      data,
+      0,
+      '2049 -> 2048',
+    );
   });
 
   it('the empty encoding is checked too: its empty chunk must match the hash', async () => {
@@ -205,9 +245,19 @@ describe('BaoVerifyStream: corrupt, short and long encodings', () => {
         const what = `length ${len}, ${region.kind} at ${byte}`;
         // The whole encoding in one write: the root subtree is checked at once, fails, and is
         // checked again node by node to find the failing node.
-        assertFailedAfter(await consume(new Blob([bad as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new BaoVerifyStream(hash))), data, region.contentStart, `${what}, one write`);
+        assertFailedAfter(
+          await consume(new Blob([bad as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new BaoVerifyStream(hash))),
+          data,
+          region.contentStart,
+          `${what}, one write`,
+        );
         const batchLog = rng.pick([2, 4]);
-        assertFailedAfter(await consume(chunked(rng, bad, 3000).pipeThrough(new BaoVerifyStream(hash, { batchLog }))), data, region.contentStart, `${what}, batchLog ${batchLog}`);
+        assertFailedAfter(
+          await consume(chunked(rng, bad, 3000).pipeThrough(new BaoVerifyStream(hash, { batchLog }))),
+          data,
+          region.contentStart,
+          `${what}, batchLog ${batchLog}`,
+        );
       }
     }
   });
@@ -222,23 +272,46 @@ describe('BaoVerifyStream: corrupt, short and long encodings', () => {
       const bad = flipBit(outboard, rng.int(region.at, region.end - 1), rng.int(0, 7));
       const asBytes = await consume(chunked(rng, data, 9000).pipeThrough(new BaoVerifyStream(hash, { outboard: bad })));
       assertFailedAfter(asBytes, data, region.contentStart, `outboard parent for ${region.contentStart}`);
-      const asStream = await consume(chunked(rng, data, 9000).pipeThrough(new BaoVerifyStream(hash, { outboard: chunked(rng, bad, 100) })));
+      const asStream = await consume(
+        chunked(rng, data, 9000).pipeThrough(new BaoVerifyStream(hash, { outboard: chunked(rng, bad, 100) })),
+      );
       assertFailedAfter(asStream, data, region.contentStart, `streamed outboard parent for ${region.contentStart}`);
     }
     for (let k = 0; k < 10; k++) {
       const byte = rng.int(0, len - 1);
-      const out = await consume(chunked(rng, flipBit(data, byte, 3), 9000).pipeThrough(new BaoVerifyStream(hash, { outboard: chunked(rng, outboard, 700) })));
+      const out = await consume(
+        chunked(rng, flipBit(data, byte, 3), 9000).pipeThrough(
+          new BaoVerifyStream(hash, { outboard: chunked(rng, outboard, 700) }),
+        ),
+      );
       assertFailedAfter(out, data, byte - (byte % 1024), `content byte ${byte}`);
     }
-    const shortContent = await consume(chunked(rng, data.subarray(0, len - 1), 9000).pipeThrough(new BaoVerifyStream(hash, { outboard })));
+    const shortContent = await consume(
+      chunked(rng, data.subarray(0, len - 1), 9000).pipeThrough(new BaoVerifyStream(hash, { outboard })),
+    );
     assertFailedAfter(shortContent, data, len - (len % 1024), 'content one byte short');
-    const longContent = await consume(chunked(rng, new Uint8Array([...data, 0]), 9000).pipeThrough(new BaoVerifyStream(hash, { outboard })));
+    const longContent = await consume(
+      chunked(rng, new Uint8Array([...data, 0]), 9000).pipeThrough(new BaoVerifyStream(hash, { outboard })),
+    );
     assertFailedAfter(longContent, data, len, 'content one byte long');
     for (const source of [outboard.subarray(0, outboard.length - 1), new Uint8Array([...outboard, 0])]) {
       const what = source.length < outboard.length ? 'outboard short' : 'outboard long';
-      const released = source.length < outboard.length ? regions.filter((r) => r.kind === 'parent').at(-1)!.contentStart : len;
-      assertFailedAfter(await consume(chunked(rng, data, 9000).pipeThrough(new BaoVerifyStream(hash, { outboard: source }))), data, released, what);
-      assertFailedAfter(await consume(chunked(rng, data, 9000).pipeThrough(new BaoVerifyStream(hash, { outboard: chunked(rng, source, 500) }))), data, released, `${what}, streamed`);
+      const released =
+        source.length < outboard.length ? regions.filter((r) => r.kind === 'parent').at(-1)!.contentStart : len;
+      assertFailedAfter(
+        await consume(chunked(rng, data, 9000).pipeThrough(new BaoVerifyStream(hash, { outboard: source }))),
+        data,
+        released,
+        what,
+      );
+      assertFailedAfter(
+        await consume(
+          chunked(rng, data, 9000).pipeThrough(new BaoVerifyStream(hash, { outboard: chunked(rng, source, 500) })),
+        ),
+        data,
+        released,
+        `${what}, streamed`,
+      );
     }
   });
 });
@@ -249,8 +322,16 @@ describe('BaoVerifyStream: as a stream', () => {
     const { hash, encoded } = baoEncode(data);
     const seen: unknown[] = [];
     let written = 0;
-    const sink = new WritableStream<Uint8Array>({ write: (c) => void (written += c.length), abort: (reason) => void seen.push(reason) });
-    await assert.rejects(chunked(rng, flipBit(encoded, 3000, 2), 1500).pipeThrough(new BaoVerifyStream(hash)).pipeTo(sink), { name: 'IntegrityError' });
+    const sink = new WritableStream<Uint8Array>({
+      write: (c) => void (written += c.length),
+      abort: (reason) => void seen.push(reason),
+    });
+    await assert.rejects(
+      chunked(rng, flipBit(encoded, 3000, 2), 1500)
+        .pipeThrough(new BaoVerifyStream(hash))
+        .pipeTo(sink),
+      { name: 'IntegrityError' },
+    );
     assert.equal((seen[0] as Error).name, 'IntegrityError');
     // Byte 3000 of the encoding is in the third chunk: the sink got the first two.
     assert.equal(written, 2048);
@@ -262,8 +343,14 @@ describe('BaoVerifyStream: as a stream', () => {
     const cancelled: unknown[] = [];
     let d = 0;
     let o = 0;
-    const source = new ReadableStream<Uint8Array>({ pull: (c) => c.enqueue(data.slice(d, (d += 4096))), cancel: (r) => void cancelled.push(['source', r]) });
-    const outboardStream = new ReadableStream<Uint8Array>({ pull: (c) => c.enqueue(outboard.slice(o, (o += 64))), cancel: (r) => void cancelled.push(['outboard', r]) }, { highWaterMark: 0 });
+    const source = new ReadableStream<Uint8Array>({
+      pull: (c) => c.enqueue(data.slice(d, (d += 4096))),
+      cancel: (r) => void cancelled.push(['source', r]),
+    });
+    const outboardStream = new ReadableStream<Uint8Array>(
+      { pull: (c) => c.enqueue(outboard.slice(o, (o += 64))), cancel: (r) => void cancelled.push(['outboard', r]) },
+      { highWaterMark: 0 },
+    );
     const reader = source.pipeThrough(new BaoVerifyStream(hash, { outboard: outboardStream })).getReader();
     assert.equal((await reader.read()).done, false);
     await reader.cancel('enough');
@@ -295,7 +382,13 @@ describe('BaoVerifyStream: as a stream', () => {
     await new Promise((r) => setTimeout(r, 10));
     const reason = new Error('stop');
     const timeout = new Promise((resolve) => setTimeout(() => resolve('pending after 1 s'), 1000));
-    const settled = Promise.all([write.then(() => 'write resolved', (e) => (e === reason ? 'write rejected' : String(e))), writer.abort(reason).then(() => 'aborted')]);
+    const settled = Promise.all([
+      write.then(
+        () => 'write resolved',
+        (e) => (e === reason ? 'write rejected' : String(e)),
+      ),
+      writer.abort(reason).then(() => 'aborted'),
+    ]);
     assert.deepEqual(await Promise.race([settled, timeout]), ['write rejected', 'aborted']);
     await assert.rejects(verifying.readable.getReader().read(), (e) => e === reason);
   });
@@ -304,7 +397,10 @@ describe('BaoVerifyStream: as a stream', () => {
     const data = paint(1 << 20);
     const { hash, encoded } = baoEncode(data);
     let pulled = 0;
-    const source = new ReadableStream<Uint8Array>({ pull: (c) => c.enqueue(encoded.slice(pulled * 4096, ++pulled * 4096)) }, { highWaterMark: 0 });
+    const source = new ReadableStream<Uint8Array>(
+      { pull: (c) => c.enqueue(encoded.slice(pulled * 4096, ++pulled * 4096)) },
+      { highWaterMark: 0 },
+    );
     const reader = source.pipeThrough(new BaoVerifyStream(hash)).getReader();
     await reader.read();
     await new Promise((r) => setTimeout(r, 50));
@@ -313,16 +409,34 @@ describe('BaoVerifyStream: as a stream', () => {
   });
 
   it('validates its arguments', async () => {
-    assert.throws(() => new BaoVerifyStream(new Uint8Array(31)), { name: 'RangeError', message: /hash must be 32 bytes/ });
+    assert.throws(() => new BaoVerifyStream(new Uint8Array(31)), {
+      name: 'RangeError',
+      message: /hash must be 32 bytes/,
+    });
     assert.throws(() => new BaoVerifyStream('zz'), { name: 'RangeError', message: /hash must be a hex digest/ });
-    assert.throws(() => new BaoVerifyStream(42 as never), { name: 'TypeError', message: /hash must be a hex string or a Uint8Array/ });
+    assert.throws(() => new BaoVerifyStream(42 as never), {
+      name: 'TypeError',
+      message: /hash must be a hex string or a Uint8Array/,
+    });
     const hash = new Uint8Array(32);
-    assert.throws(() => new BaoVerifyStream(hash, { outboard: 'x' as never }), { name: 'TypeError', message: /opts.outboard must be a Uint8Array or a ReadableStream, got a string/ });
-    assert.throws(() => new BaoVerifyStream(hash, { chunkGroupLog: 1.5 }), { name: 'RangeError', message: /opts.chunkGroupLog must be an integer from 0 to 16, got 1.5/ });
+    assert.throws(() => new BaoVerifyStream(hash, { outboard: 'x' as never }), {
+      name: 'TypeError',
+      message: /opts.outboard must be a Uint8Array or a ReadableStream, got a string/,
+    });
+    assert.throws(() => new BaoVerifyStream(hash, { chunkGroupLog: 1.5 }), {
+      name: 'RangeError',
+      message: /opts.chunkGroupLog must be an integer from 0 to 16, got 1.5/,
+    });
     assert.throws(() => new BaoVerifyStream(hash, { batchLog: -1 }), { name: 'RangeError', message: /opts.batchLog/ });
     const verifying = new BaoVerifyStream(hash);
-    void verifying.readable.getReader().read().catch(() => {});
-    await assert.rejects(verifying.writable.getWriter().write('text' as never), { name: 'TypeError', message: /chunks must be Uint8Arrays, got a string/ });
+    void verifying.readable
+      .getReader()
+      .read()
+      .catch(() => {});
+    await assert.rejects(verifying.writable.getWriter().write('text' as never), {
+      name: 'TypeError',
+      message: /chunks must be Uint8Arrays, got a string/,
+    });
     assert.ok(verifying instanceof TransformStream);
   });
 

@@ -51,7 +51,10 @@ describe('conformance suite', () => {
   });
 
   it('Bao: baoEncode() gives the official hash, and BaoVerifyStream passes its encoding only under that hash', async () => {
-    const encoded = await assertConformance({ hash: (input) => baoEncode(input).hash }, { modes: ['hash'], outputLengths: [32] });
+    const encoded = await assertConformance(
+      { hash: (input) => baoEncode(input).hash },
+      { modes: ['hash'], outputLengths: [32] },
+    );
     const verified = await assertConformance(
       {
         verify: async (input, _, expected) => {

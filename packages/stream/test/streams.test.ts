@@ -17,7 +17,12 @@ describe('Blake3Stream', () => {
   it('random chunkings of random data pass the bytes through and give blake3()', async () => {
     for (let i = 0; i < 30; i++) {
       const data = rng.bytes(rng.pick([0, 1, 1024, 4097, rng.int(0, 200_000)]));
-      const opts = rng.pick([{}, { key: new Uint8Array(32).fill(i) }, { context: 'stream test' }, { dkLen: rng.int(0, 200) }]);
+      const opts = rng.pick([
+        {},
+        { key: new Uint8Array(32).fill(i) },
+        { context: 'stream test' },
+        { dkLen: rng.int(0, 200) },
+      ]);
       const hashing = new Blake3Stream(opts);
       const out = await readAll(chunked(data, rng.pick([1, 100, 70_000])).pipeThrough(hashing));
       assert.deepEqual(out, data);
@@ -28,7 +33,10 @@ describe('Blake3Stream', () => {
   it('rejects a chunk that is not a Uint8Array with a TypeError, in the stream and the digest', async () => {
     const hashing = new Blake3Stream();
     const writer = hashing.writable.getWriter();
-    void hashing.readable.getReader().read().catch(() => {});
+    void hashing.readable
+      .getReader()
+      .read()
+      .catch(() => {});
     await assert.rejects(writer.write('text' as never), { name: 'TypeError', message: /Uint8Array.*string/ });
     await assert.rejects(hashing.digest, { name: 'TypeError' });
   });
@@ -46,7 +54,15 @@ describe('Blake3Stream', () => {
 
   it('respects backpressure: nothing is read ahead of the consumer', async () => {
     let pulled = 0;
-    const source = new ReadableStream<Uint8Array>({ pull: (c) => { pulled++; c.enqueue(new Uint8Array(1024)); } }, { highWaterMark: 0 });
+    const source = new ReadableStream<Uint8Array>(
+      {
+        pull: (c) => {
+          pulled++;
+          c.enqueue(new Uint8Array(1024));
+        },
+      },
+      { highWaterMark: 0 },
+    );
     const reader = source.pipeThrough(new Blake3Stream()).getReader();
     await reader.read();
     await new Promise((r) => setTimeout(r, 50));
@@ -58,15 +74,34 @@ describe('Blake3Stream', () => {
   it('hashes Blob.stream() and Node Readable.toWeb() through hashStream', async () => {
     const data = rng.bytes(300_000);
     assert.deepEqual(await hashStream(new Blob([data]).stream()), blake3(data));
-    assert.deepEqual(await hashStream(Readable.toWeb(Readable.from([data.subarray(0, 5), data.subarray(5)])) as ReadableStream<Uint8Array>), blake3(data));
+    assert.deepEqual(
+      await hashStream(
+        Readable.toWeb(Readable.from([data.subarray(0, 5), data.subarray(5)])) as ReadableStream<Uint8Array>,
+      ),
+      blake3(data),
+    );
     assert.deepEqual(await hashStream(new Blob([data]).stream(), { dkLen: 64 }), blake3(data, { dkLen: 64 }));
   });
 
   it('validates its arguments', async () => {
-    assert.throws(() => new Blake3Stream({ key: new Uint8Array(3) }), { name: 'RangeError', message: /key must be 32 bytes/ });
-    await assert.rejects(hashStream('no' as never), { name: 'TypeError', message: /readable must be a ReadableStream/ });
-    const bad = new ReadableStream({ start: (c) => { c.enqueue(42); c.close(); } });
-    await assert.rejects(hashStream(bad as never), { name: 'TypeError', message: /chunks must be Uint8Arrays, got 42/ });
+    assert.throws(() => new Blake3Stream({ key: new Uint8Array(3) }), {
+      name: 'RangeError',
+      message: /key must be 32 bytes/,
+    });
+    await assert.rejects(hashStream('no' as never), {
+      name: 'TypeError',
+      message: /readable must be a ReadableStream/,
+    });
+    const bad = new ReadableStream({
+      start: (c) => {
+        c.enqueue(42);
+        c.close();
+      },
+    });
+    await assert.rejects(hashStream(bad as never), {
+      name: 'TypeError',
+      message: /chunks must be Uint8Arrays, got 42/,
+    });
   });
 });
 
@@ -80,7 +115,10 @@ describe('VerifyStream', () => {
     const long = blake3(data, { dkLen: 64 });
     assert.deepEqual(await readAll(chunked(data, 5000).pipeThrough(new VerifyStream(long))), data);
     const key = new Uint8Array(32).fill(9);
-    assert.deepEqual(await readAll(chunked(data, 5000).pipeThrough(new VerifyStream(blake3(data, { key }), { key }))), data);
+    assert.deepEqual(
+      await readAll(chunked(data, 5000).pipeThrough(new VerifyStream(blake3(data, { key }), { key }))),
+      data,
+    );
   });
 
   it('errors with IntegrityError on a tampered byte', async () => {
@@ -96,7 +134,9 @@ describe('VerifyStream', () => {
   });
 
   it('errors with IntegrityError on a truncated body', async () => {
-    await assert.rejects(readAll(chunked(data.subarray(0, 99_999), 5000).pipeThrough(new VerifyStream(hex))), { name: 'IntegrityError' });
+    await assert.rejects(readAll(chunked(data.subarray(0, 99_999), 5000).pipeThrough(new VerifyStream(hex))), {
+      name: 'IntegrityError',
+    });
   });
 
   it('pipeTo rejects and the writer side sees the error', async () => {
@@ -104,7 +144,9 @@ describe('VerifyStream', () => {
     bad[0] ^= 0x80;
     const seen: unknown[] = [];
     const sink = new WritableStream<Uint8Array>({ abort: (reason) => void seen.push(reason) });
-    await assert.rejects(chunked(bad, 5000).pipeThrough(new VerifyStream(hex)).pipeTo(sink), { name: 'IntegrityError' });
+    await assert.rejects(chunked(bad, 5000).pipeThrough(new VerifyStream(hex)).pipeTo(sink), {
+      name: 'IntegrityError',
+    });
     assert.equal((seen[0] as Error).name, 'IntegrityError');
   });
 
@@ -119,9 +161,15 @@ describe('VerifyStream', () => {
   });
 
   it('validates the expected digest', () => {
-    assert.throws(() => new VerifyStream(42 as never), { name: 'TypeError', message: /expected must be a hex string or a Uint8Array/ });
+    assert.throws(() => new VerifyStream(42 as never), {
+      name: 'TypeError',
+      message: /expected must be a hex string or a Uint8Array/,
+    });
     assert.throws(() => new VerifyStream('xyz'), { name: 'RangeError', message: /expected must be a hex digest/ });
-    assert.throws(() => new VerifyStream(''), { name: 'RangeError', message: /expected must be a digest of at least 16 bytes, got 0/ });
+    assert.throws(() => new VerifyStream(''), {
+      name: 'RangeError',
+      message: /expected must be a digest of at least 16 bytes, got 0/,
+    });
   });
 
   it('refuses an expected digest shorter than 16 bytes, which forged content could match by chance', async () => {
@@ -129,9 +177,18 @@ describe('VerifyStream', () => {
     const digest = blake3(content);
     for (const n of [1, 8, 15]) {
       const short = digest.subarray(0, n);
-      assert.throws(() => new VerifyStream(short), { name: 'RangeError', message: new RegExp(`expected must be a digest of at least 16 bytes, got ${n}$`) });
-      assert.throws(() => new VerifyStream(bytesToHex(short)), { name: 'RangeError', message: new RegExp(`got ${n}$`) });
-      assert.throws(() => verifyResponse(new Response(content), short), { name: 'RangeError', message: new RegExp(`got ${n}$`) });
+      assert.throws(() => new VerifyStream(short), {
+        name: 'RangeError',
+        message: new RegExp(`expected must be a digest of at least 16 bytes, got ${n}$`),
+      });
+      assert.throws(() => new VerifyStream(bytesToHex(short)), {
+        name: 'RangeError',
+        message: new RegExp(`got ${n}$`),
+      });
+      assert.throws(() => verifyResponse(new Response(content), short), {
+        name: 'RangeError',
+        message: new RegExp(`got ${n}$`),
+      });
     }
     // 16 bytes is the least accepted: a 16-byte output checks the content.
     assert.deepEqual(await readAll(chunked(content, 3).pipeThrough(new VerifyStream(digest.subarray(0, 16)))), content);
@@ -143,7 +200,11 @@ describe('VerifyStream', () => {
  * reader's pool or a ring buffer does, while a reader keeps the chunks it is given. Returns the
  * bytes the reader holds at the end, and how the stream ended.
  */
-async function throughReusedBuffer(transform: TransformStream<Uint8Array, Uint8Array>, data: Uint8Array, piece: number) {
+async function throughReusedBuffer(
+  transform: TransformStream<Uint8Array, Uint8Array>,
+  data: Uint8Array,
+  piece: number,
+) {
   const held: Uint8Array[] = [];
   const reading = (async () => {
     const reader = transform.readable.getReader();
@@ -176,7 +237,13 @@ describe('IntegrityError', () => {
     assert.ok(error instanceof IntegrityError && error instanceof Error);
     assert.deepEqual(
       { name: error.name, code: error.code, expected: error.expected, actual: error.actual, message: error.message },
-      { name: 'IntegrityError', code: 'ERR_BLAKE3_MISMATCH', expected: bytesToHex(expected), actual: '', message: 'the Bao encoding ended early' },
+      {
+        name: 'IntegrityError',
+        code: 'ERR_BLAKE3_MISMATCH',
+        expected: bytesToHex(expected),
+        actual: '',
+        message: 'the Bao encoding ended early',
+      },
     );
   });
 });
@@ -210,7 +277,13 @@ describe('every promise settles', () => {
       await new Promise((resolve) => setTimeout(resolve, 10));
       const reason = new Error('stop');
       const timeout = new Promise((resolve) => setTimeout(() => resolve('pending after 1 s'), 1000));
-      const settled = Promise.all([write.then(() => 'write resolved', (e) => (e === reason ? 'write rejected' : String(e))), writer.abort(reason).then(() => 'aborted')]);
+      const settled = Promise.all([
+        write.then(
+          () => 'write resolved',
+          (e) => (e === reason ? 'write rejected' : String(e)),
+        ),
+        writer.abort(reason).then(() => 'aborted'),
+      ]);
       assert.deepEqual(await Promise.race([settled, timeout]), ['write rejected', 'aborted']);
       await assert.rejects(transform.readable.getReader().read(), (e) => e === reason);
     });
@@ -227,7 +300,16 @@ describe('keyed verification', () => {
   /** Every string an IntegrityError exposes: message, stack, own and inherited properties. */
   const exposed = (err: unknown): string => {
     const e = err as Record<string, unknown>;
-    const keys = new Set([...Object.getOwnPropertyNames(e), 'message', 'stack', 'expected', 'actual', 'name', 'code', 'cause']);
+    const keys = new Set([
+      ...Object.getOwnPropertyNames(e),
+      'message',
+      'stack',
+      'expected',
+      'actual',
+      'name',
+      'code',
+      'cause',
+    ]);
     return [String(err), ...[...keys].map((k) => String(e[k]))].join('\n');
   };
   const assertHidden = (err: unknown, computed: string) => {
@@ -239,7 +321,9 @@ describe('keyed verification', () => {
   };
 
   it('VerifyStream with { key } never reveals the tag of the bytes received', async () => {
-    const { error } = await readAllParts(chunked(forged, 3000).pipeThrough(new VerifyStream(blake3(genuine, { key }), { key })));
+    const { error } = await readAllParts(
+      chunked(forged, 3000).pipeThrough(new VerifyStream(blake3(genuine, { key }), { key })),
+    );
     assertHidden(error, tag);
   });
 

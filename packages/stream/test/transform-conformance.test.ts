@@ -4,14 +4,23 @@ import { identityTransformSuite, type IdentityTransformKind } from '@blake3-web/
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-const kinds: IdentityTransformKind[] = ['TransformStream', 'Blake3Stream', 'VerifyStream', 'Blake3Stream subclass', 'VerifyStream subclass'];
+const kinds: IdentityTransformKind[] = [
+  'TransformStream',
+  'Blake3Stream',
+  'VerifyStream',
+  'Blake3Stream subclass',
+  'VerifyStream subclass',
+];
 
 describe('the web-platform-tests for identity transforms', () => {
   for (const kind of kinds) {
     it(`pass for ${kind}`, async () => {
       const results = await identityTransformSuite({ blake3, Blake3Stream, VerifyStream }, kind);
       assert.ok(results.length >= 20, `ran ${results.length} checks`);
-      assert.deepEqual(results.filter((r) => r.error !== undefined), []);
+      assert.deepEqual(
+        results.filter((r) => r.error !== undefined),
+        [],
+      );
     });
   }
 });

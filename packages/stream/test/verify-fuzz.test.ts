@@ -36,7 +36,7 @@ async function deliver(transform: TransformStream<Uint8Array, Uint8Array>, data:
   const writing = (async () => {
     const writer = transform.writable.getWriter();
     const buffer = new Uint8Array(maxPiece);
-    for (let at = 0; at < data.length; ) {
+    for (let at = 0; at < data.length;) {
       const n = Math.min(rng.int(1, maxPiece), data.length - at);
       let piece = data.subarray(at, at + n);
       if (reuse) (buffer.set(piece), (piece = buffer.subarray(0, n)));
@@ -47,7 +47,9 @@ async function deliver(transform: TransformStream<Uint8Array, Uint8Array>, data:
     await writer.close();
   })().catch(() => {});
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const hang = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`hang (seed ${seed})`)), 5000)));
+  const hang = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`hang (seed ${seed})`)), 5000)),
+  );
   try {
     const outcome = await Promise.race([reading, hang]);
     await Promise.race([writing, hang]);
@@ -74,7 +76,11 @@ function mutate(data: Uint8Array): { name: string; bytes: Uint8Array } {
   const i = rng.int(0, data.length - 1);
   if (kind === 'flip') bytes[i] ^= 1 << rng.int(0, 7);
   if (kind === 'truncate') return { name: kind, bytes: data.slice(0, rng.int(0, data.length - 1)) };
-  if (kind === 'drop') return { name: kind, bytes: concat([data.subarray(0, i), data.subarray(Math.min(data.length, i + rng.int(1, 100)))]) };
+  if (kind === 'drop')
+    return {
+      name: kind,
+      bytes: concat([data.subarray(0, i), data.subarray(Math.min(data.length, i + rng.int(1, 100)))]),
+    };
   if (kind === 'swap') {
     const j = rng.int(0, data.length - 1);
     [bytes[i], bytes[j]] = [bytes[j], bytes[i]];
@@ -101,13 +107,19 @@ describe(`verifier fuzzing (seed ${seed})`, () => {
       const genuine = equal(body.bytes, content) && equal(want, digest) && verifyKey === key;
       const what = `round ${round}: ${content.length} bytes, body ${body.name}, ${change} changed, ${key ? 'keyed' : 'unkeyed'}`;
 
-      const { bytes, error } = await deliver(new VerifyStream(want, verifyKey ? { key: verifyKey } : undefined), body.bytes);
+      const { bytes, error } = await deliver(
+        new VerifyStream(want, verifyKey ? { key: verifyKey } : undefined),
+        body.bytes,
+      );
       if (genuine) {
         assert.equal(error, undefined, what);
         assert.ok(equal(bytes, content), `${what}: the content must arrive intact`);
         counts.passed++;
       } else {
-        assert.ok(error instanceof IntegrityError, `${what}: must end in an IntegrityError, got ${error === undefined ? 'success' : String(error)}`);
+        assert.ok(
+          error instanceof IntegrityError,
+          `${what}: must end in an IntegrityError, got ${error === undefined ? 'success' : String(error)}`,
+        );
         if (verifyKey) assert.equal(error.actual, '', `${what}: a keyed mismatch discloses no tag`);
         counts.failed++;
       }
@@ -128,13 +140,19 @@ describe(`verifier fuzzing (seed ${seed})`, () => {
       const what = `round ${round}: ${content.length} bytes, encoding ${body.name}${wrongHash ? ', wrong hash' : ''}`;
 
       const { bytes, error } = await deliver(new BaoVerifyStream(want), body.bytes);
-      assert.ok(equal(bytes, content.subarray(0, bytes.length)), `${what}: what was released must be a prefix of the content`);
+      assert.ok(
+        equal(bytes, content.subarray(0, bytes.length)),
+        `${what}: what was released must be a prefix of the content`,
+      );
       if (genuine) {
         assert.equal(error, undefined, what);
         assert.equal(bytes.length, content.length, `${what}: all of the content`);
         counts.passed++;
       } else {
-        assert.ok(error instanceof IntegrityError, `${what}: must end in an IntegrityError, got ${error === undefined ? 'success' : String(error)}`);
+        assert.ok(
+          error instanceof IntegrityError,
+          `${what}: must end in an IntegrityError, got ${error === undefined ? 'success' : String(error)}`,
+        );
         counts.failed++;
       }
     }

@@ -18,7 +18,9 @@ export function ensureOracle() {
   // Debian's system Python refuses global installs (PEP 668); a user install is what it allows.
   if (r.status !== 0) r = spawnSync(python, [...args, '--user', '--break-system-packages'], { stdio: 'inherit' });
   if (r.status !== 0 || !has()) {
-    console.error(`could not install the reference oracle; install it with: ${python} -m pip install blake3==${VERSION}`);
+    console.error(
+      `could not install the reference oracle; install it with: ${python} -m pip install blake3==${VERSION}`,
+    );
     process.exit(1);
   }
 }

@@ -17,11 +17,17 @@ export type ConformanceRequest = { mode: ConformanceMode; key?: Uint8Array; cont
 export type ConformanceDigest = Uint8Array | string;
 
 export type ConformanceTarget =
-  | { hash(input: Uint8Array<ArrayBuffer>, request: ConformanceRequest): ConformanceDigest | Promise<ConformanceDigest> }
+  | {
+      hash(input: Uint8Array<ArrayBuffer>, request: ConformanceRequest): ConformanceDigest | Promise<ConformanceDigest>;
+    }
   | { hashAll(inputs: Uint8Array<ArrayBuffer>[], request: ConformanceRequest): Promise<ConformanceDigest[]> }
   | {
       /** True when `expected` is the digest of `input`; false (or a rejection) when it is not. */
-      verify(input: Uint8Array<ArrayBuffer>, request: ConformanceRequest, expected: Uint8Array<ArrayBuffer>): boolean | Promise<boolean>;
+      verify(
+        input: Uint8Array<ArrayBuffer>,
+        request: ConformanceRequest,
+        expected: Uint8Array<ArrayBuffer>,
+      ): boolean | Promise<boolean>;
     };
 
 export type ConformanceOptions = {
@@ -80,7 +86,10 @@ export async function conformanceSuite(
 
       if ('hashAll' in target) {
         try {
-          const got = await target.hashAll(vectors.cases.map((c) => input(c.input_len)), request);
+          const got = await target.hashAll(
+            vectors.cases.map((c) => input(c.input_len)),
+            request,
+          );
           vectors.cases.forEach((_, i) => compare(i, got[i]));
         } catch (e) {
           report.failures.push(`${mode}, output ${outputLength} bytes, all inputs: threw ${why(e)}`);
@@ -98,9 +107,14 @@ export async function conformanceSuite(
           const wrong = right.slice();
           wrong[wrong.length - 1] ^= 1;
           const accepted = await target.verify(input(c.input_len), request, right);
-          const refused = !(await Promise.resolve(target.verify(input(c.input_len), request, wrong)).catch(() => false));
+          const refused = !(await Promise.resolve(target.verify(input(c.input_len), request, wrong)).catch(
+            () => false,
+          ));
           if (accepted && refused) report.passed++;
-          else report.failures.push(`${label(c.input_len)}: ${accepted ? 'a digest with one bit flipped was accepted' : 'the official digest was refused'}`);
+          else
+            report.failures.push(
+              `${label(c.input_len)}: ${accepted ? 'a digest with one bit flipped was accepted' : 'the official digest was refused'}`,
+            );
         } catch (e) {
           report.failures.push(`${label(c.input_len)}: threw ${why(e)}`);
         }

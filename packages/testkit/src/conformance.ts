@@ -1,8 +1,16 @@
-import { conformanceSuite, type ConformanceOptions, type ConformanceReport, type ConformanceTarget } from './conformance-suite.ts';
+import {
+  conformanceSuite,
+  type ConformanceOptions,
+  type ConformanceReport,
+  type ConformanceTarget,
+} from './conformance-suite.ts';
 import { officialVectors } from './vectors.ts';
 
 /** Runs the conformance suite over the official vectors; throws with every failure unless all checks pass. */
-export async function assertConformance(target: ConformanceTarget, options?: ConformanceOptions): Promise<ConformanceReport> {
+export async function assertConformance(
+  target: ConformanceTarget,
+  options?: ConformanceOptions,
+): Promise<ConformanceReport> {
   const report = await conformanceSuite(officialVectors, target, options);
   if (report.planned === 0 || report.passed !== report.planned) {
     const shown = report.failures.slice(0, 20).join('\n  ');

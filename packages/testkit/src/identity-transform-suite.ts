@@ -12,10 +12,14 @@ export type IdentityTransformLibs = {
   Blake3Stream: new () => TransformStream<Uint8Array, Uint8Array>;
   VerifyStream: new (expected: Uint8Array) => TransformStream<Uint8Array, Uint8Array>;
 };
-export type IdentityTransformKind = 'TransformStream' | 'Blake3Stream' | 'VerifyStream' | 'Blake3Stream subclass' | 'VerifyStream subclass';
+export type IdentityTransformKind =
+  'TransformStream' | 'Blake3Stream' | 'VerifyStream' | 'Blake3Stream subclass' | 'VerifyStream subclass';
 export type IdentityTransformResult = { name: string; error?: string }[];
 
-export async function identityTransformSuite(libs: IdentityTransformLibs, kind: IdentityTransformKind): Promise<IdentityTransformResult> {
+export async function identityTransformSuite(
+  libs: IdentityTransformLibs,
+  kind: IdentityTransformKind,
+): Promise<IdentityTransformResult> {
   type TS = TransformStream<Uint8Array, Uint8Array>;
   /** A fresh stream of the kind under test that succeeds if exactly `content` is written. */
   const make = (content: Uint8Array = new Uint8Array(0)): TS => {
@@ -33,7 +37,10 @@ export async function identityTransformSuite(libs: IdentityTransformLibs, kind: 
   };
   const check = (ok: boolean, what: string) => ok || fail(what);
   const same = (a: Uint8Array | undefined, b: Uint8Array, what: string) =>
-    check(a !== undefined && a.length === b.length && a.every((x, i) => x === b[i]), `${what}: got [${a ? Array.from(a) : a}], expected [${Array.from(b)}]`);
+    check(
+      a !== undefined && a.length === b.length && a.every((x, i) => x === b[i]),
+      `${what}: got [${a ? Array.from(a) : a}], expected [${Array.from(b)}]`,
+    );
   const rejectsWith = async (p: Promise<unknown>, reason: unknown, what: string) => {
     const outcome = await p.then(
       () => 'resolved',
@@ -58,244 +65,337 @@ export async function identityTransformSuite(libs: IdentityTransformLibs, kind: 
   const abc = Uint8Array.of(97, 98, 99);
 
   const tests: [string, () => Promise<void> | void][] = [
-    ['readable and writable are plain streams of this realm, behind accessors like TransformStream\'s', () => {
-      const ts = make();
-      check(ts instanceof TransformStream, 'instanceof TransformStream');
-      // Brand checks rather than prototypes: Node's own TransformStream gives instances of an internal subclass.
-      check(ts.readable instanceof ReadableStream && ts.writable instanceof WritableStream, 'the sides are instances of this realm\'s classes');
-      ReadableStream.prototype.getReader.call(ts.readable).releaseLock();
-      WritableStream.prototype.getWriter.call(ts.writable).releaseLock();
-      check(ts.readable === ts.readable && ts.writable === ts.writable, 'the same streams on every access');
-      for (const side of ['readable', 'writable']) {
-        check(!Object.prototype.hasOwnProperty.call(ts, side), `${side} is not an own property`);
-        let proto: object | null = Object.getPrototypeOf(ts);
-        let desc: PropertyDescriptor | undefined;
-        while (proto && !(desc = Object.getOwnPropertyDescriptor(proto, side))) proto = Object.getPrototypeOf(proto);
-        check(desc !== undefined && typeof desc.get === 'function' && desc.set === undefined, `${side} is a getter without setter`);
-        // Not enumerability: Web IDL makes attributes enumerable, class accessors are not.
-        check(desc!.configurable === true, `${side} is configurable`);
-      }
-    }],
-    ['the writable starts in the writable state', () => {
-      check(make().writable.getWriter().desiredSize === 1, 'writer.desiredSize should be 1');
-    }],
-    ['can read from readable what is put into writable', async () => {
-      const ts = make(abc);
-      const writer = ts.writable.getWriter();
-      void writer.write(abc);
-      check(writer.desiredSize === 0, 'writer.desiredSize should be 0 after write()');
-      const { value, done } = await ts.readable.getReader().read();
-      same(value, abc, 'the chunk read');
-      check(!done, 'stream should not be done');
-      await delay(0);
-      check(writer.desiredSize === 1, 'desiredSize should be 1 again');
-    }],
-    ['closing the writable closes the readable (when there are no queued writes)', async () => {
-      const ts = make();
-      const writer = ts.writable.getWriter();
-      void writer.close();
-      await Promise.all([writer.closed, ts.readable.getReader().closed]);
-    }],
-    ['closing the writable after writes: the reader gets every chunk, then the end', async () => {
-      const ts = make(abc);
-      const writer = ts.writable.getWriter();
-      void writer.write(a);
-      void writer.write(b);
-      void writer.write(c);
-      void writer.close();
-      same(Uint8Array.from(await readAll(ts.readable)), abc, 'everything read');
-      await writer.closed;
-    }],
-    ['calling read() before the first write() with backpressure works', async () => {
-      const ts = make(a);
-      const writer = ts.writable.getWriter();
-      const read = ts.readable.getReader().read();
-      void writer.write(a);
-      const { value, done } = await read;
-      check(!done, 'not done');
-      same(value, a, 'the chunk read');
-    }],
-    ['writes resolve as the reader takes their chunks', async () => {
-      const ts = make(Uint8Array.of(97, 98));
-      const writer = ts.writable.getWriter();
-      const reader = ts.readable.getReader();
-      const events: string[] = [];
-      const settled = [writer.write(a).then(() => events.push('a')), writer.write(b).then(() => events.push('b')), writer.close().then(() => events.push('closed'))];
-      await flushAsync();
-      check(events.join() === '', `no write resolves before a read, got [${events}]`);
-      same((await reader.read()).value, a, 'first read');
-      await flushAsync();
-      check(events.join() === 'a', `the first write resolves after the first read, got [${events}]`);
-      same((await reader.read()).value, b, 'second read');
-      await flushAsync();
-      check(events.join() === 'a,b,closed', `both writes and close() resolve, got [${events}]`);
-      check((await reader.read()).done, 'done after the last chunk');
-      await Promise.all(settled);
-    }],
-    ['backpressure: a write waits for a read', async () => {
-      const ts = make();
-      const writer = ts.writable.getWriter();
-      let resolved = false;
-      void writer.write(a).then(() => (resolved = true), () => {});
-      await flushAsync();
-      check(!resolved, 'the write should wait for a read');
-      check(writer.desiredSize === 0, 'desiredSize should be 0');
-    }],
-    ['writer.closed rejects after the readable is cancelled during start', async () => {
-      const ts = make();
-      void ts.readable.cancel(error1);
-      await rejectsWith(ts.writable.getWriter().closed, error1, 'closed');
-    }],
-    ['writer.closed rejects after the readable is cancelled with backpressure', async () => {
-      const ts = make();
-      await delay(0);
-      void ts.readable.cancel(error1);
-      await rejectsWith(ts.writable.getWriter().closed, error1, 'closed');
-    }],
-    ['cancelling the readable makes a write that waits for backpressure reject', async () => {
-      const ts = make();
-      const writer = ts.writable.getWriter();
-      await delay(0);
-      const write = writer.write(a);
-      await ts.readable.cancel(error1);
-      await rejectsWith(write, error1, 'the pending write');
-    }],
-    ['cancelling the readable side aborts an empty pipe', async () => {
-      const ts = make();
-      const pipe = new ReadableStream<Uint8Array>().pipeTo(ts.writable);
-      void ts.readable.cancel(error1);
-      await rejectsWith(pipe, error1, 'pipeTo()');
-    }],
-    ['cancelling the readable side aborts an empty pipe after startup', async () => {
-      const ts = make();
-      const pipe = new ReadableStream<Uint8Array>().pipeTo(ts.writable);
-      await delay(0);
-      void ts.readable.cancel(error1);
-      await rejectsWith(pipe, error1, 'pipeTo()');
-    }],
-    ['cancelling the readable side aborts a full pipe, and cancels the source', async () => {
-      let cancelled: unknown;
-      const rs = new ReadableStream<Uint8Array>({
-        start(controller) {
-          controller.enqueue(a);
-          controller.enqueue(b);
-          controller.enqueue(c);
-        },
-        cancel: (reason) => void (cancelled = reason),
-      });
-      const ts = make();
-      const pipe = rs.pipeTo(ts.writable);
-      await delay(0);
-      void ts.readable.cancel(error1);
-      await rejectsWith(pipe, error1, 'pipeTo()');
-      check(cancelled === error1, 'the source should be cancelled with the reason');
-    }],
-    ['cancelling the readable side errors the writable', async () => {
-      const ts = make();
-      const writer = ts.writable.getWriter();
-      const closed = writer.closed;
-      await Promise.all([ts.readable.cancel(error1), rejectsWith(closed, error1, 'writer.closed')]);
-    }],
-    ['an abort before a cancel during start sets the writable\'s reason, and the cancel still succeeds', async () => {
-      const ts = make();
-      const writer = ts.writable.getWriter();
-      const abort = writer.abort(error1);
-      const cancel = ts.readable.cancel(new Error('cancel reason'));
-      await Promise.all([abort, cancel, rejectsWith(writer.closed, error1, 'writer.closed')]);
-    }],
-    ['a write() that was waiting for backpressure rejects if the writable is aborted', async () => {
-      const ts = make();
-      await delay(0);
-      const writer = ts.writable.getWriter();
-      const write = writer.write(a);
-      const abort = writer.abort(error1);
-      const read = ts.readable.getReader().read();
-      await Promise.all([rejectsWith(read, error1, 'read()'), rejectsWith(write, error1, 'write()'), abort]);
-    }],
-    ['the readable is errored with the reason passed to the writable\'s abort()', async () => {
-      const ts = make();
-      void ts.writable.abort(error1);
-      await rejectsWith(ts.readable.getReader().read(), error1, 'read()');
-    }],
-    ['pipeThrough() returns the readable side', () => {
-      const ts = make();
-      check(new ReadableStream<Uint8Array>().pipeThrough(ts) === ts.readable, 'pipeThrough() should return ts.readable');
-    }],
-    ['piping through closes the destination when the source closes, with every chunk in order', async () => {
-      const rs = new ReadableStream<Uint8Array>({
-        start(controller) {
-          controller.enqueue(a);
-          controller.enqueue(b);
-          controller.enqueue(c);
-          controller.close();
-        },
-      });
-      const got: number[] = [];
-      const ws = new WritableStream<Uint8Array>({ write: (chunk) => void got.push(...chunk) });
-      await rs.pipeThrough(make(abc)).pipeTo(ws);
-      same(Uint8Array.from(got), abc, 'what the destination got');
-      await ws.getWriter().closed;
-    }],
-    ['an error in the source propagates forward through the transform to the destination', async () => {
-      const rs = new ReadableStream<Uint8Array>({
-        start(controller) {
-          controller.enqueue(a);
-          controller.error(error1);
-        },
-      });
-      let aborted: unknown;
-      const ws = new WritableStream<Uint8Array>({ abort: (reason) => void (aborted = reason) });
-      await rejectsWith(rs.pipeThrough(make()).pipeTo(ws), error1, 'pipeTo()');
-      check(aborted === error1, 'the destination should be aborted with the error');
-    }],
-    ['an error in the destination propagates backward through the transform to the source', async () => {
-      let cancelled: unknown;
-      let n = 0;
-      const rs = new ReadableStream<Uint8Array>({
-        pull: (controller) => controller.enqueue(Uint8Array.of(n++ & 255)),
-        cancel: (reason) => void (cancelled = reason),
-      });
-      const ws = new WritableStream<Uint8Array>({
-        write: () => {
-          throw error1;
-        },
-      });
-      await rejectsWith(rs.pipeThrough(make()).pipeTo(ws), error1, 'pipeTo()');
-      await flushAsync();
-      check(cancelled === error1, `the source should be cancelled with the error, got ${String(cancelled)}`);
-    }],
-    ['pipeThrough() with preventClose leaves the writable side open', async () => {
-      const rs = new ReadableStream<Uint8Array>({
-        start(controller) {
-          controller.enqueue(a);
-          controller.close();
-        },
-      });
-      const ts = make(Uint8Array.of(97, 98));
-      const reader = rs.pipeThrough(ts, { preventClose: true }).getReader();
-      same((await reader.read()).value, a, 'first chunk');
-      await delay(0);
-      const writer = ts.writable.getWriter();
-      void writer.write(b);
-      void writer.close();
-      same((await reader.read()).value, b, 'the chunk written after the pipe');
-      check((await reader.read()).done, 'done after close()');
-    }],
-    ['flow control: an unread pipe pulls only a few chunks ahead', async () => {
-      let pulled = 0;
-      const rs = new ReadableStream<Uint8Array>({ pull: (controller) => void (pulled++, controller.enqueue(a)) }, { highWaterMark: 0 });
-      const reader = rs.pipeThrough(make()).getReader();
-      await reader.read();
-      await delay(20);
-      check(pulled <= 4, `pulled ${pulled} chunks for one read`);
-      await reader.cancel();
-    }],
+    [
+      "readable and writable are plain streams of this realm, behind accessors like TransformStream's",
+      () => {
+        const ts = make();
+        check(ts instanceof TransformStream, 'instanceof TransformStream');
+        // Brand checks rather than prototypes: Node's own TransformStream gives instances of an internal subclass.
+        check(
+          ts.readable instanceof ReadableStream && ts.writable instanceof WritableStream,
+          "the sides are instances of this realm's classes",
+        );
+        ReadableStream.prototype.getReader.call(ts.readable).releaseLock();
+        WritableStream.prototype.getWriter.call(ts.writable).releaseLock();
+        check(ts.readable === ts.readable && ts.writable === ts.writable, 'the same streams on every access');
+        for (const side of ['readable', 'writable']) {
+          check(!Object.prototype.hasOwnProperty.call(ts, side), `${side} is not an own property`);
+          let proto: object | null = Object.getPrototypeOf(ts);
+          let desc: PropertyDescriptor | undefined;
+          while (proto && !(desc = Object.getOwnPropertyDescriptor(proto, side))) proto = Object.getPrototypeOf(proto);
+          check(
+            desc !== undefined && typeof desc.get === 'function' && desc.set === undefined,
+            `${side} is a getter without setter`,
+          );
+          // Not enumerability: Web IDL makes attributes enumerable, class accessors are not.
+          check(desc!.configurable === true, `${side} is configurable`);
+        }
+      },
+    ],
+    [
+      'the writable starts in the writable state',
+      () => {
+        check(make().writable.getWriter().desiredSize === 1, 'writer.desiredSize should be 1');
+      },
+    ],
+    [
+      'can read from readable what is put into writable',
+      async () => {
+        const ts = make(abc);
+        const writer = ts.writable.getWriter();
+        void writer.write(abc);
+        check(writer.desiredSize === 0, 'writer.desiredSize should be 0 after write()');
+        const { value, done } = await ts.readable.getReader().read();
+        same(value, abc, 'the chunk read');
+        check(!done, 'stream should not be done');
+        await delay(0);
+        check(writer.desiredSize === 1, 'desiredSize should be 1 again');
+      },
+    ],
+    [
+      'closing the writable closes the readable (when there are no queued writes)',
+      async () => {
+        const ts = make();
+        const writer = ts.writable.getWriter();
+        void writer.close();
+        await Promise.all([writer.closed, ts.readable.getReader().closed]);
+      },
+    ],
+    [
+      'closing the writable after writes: the reader gets every chunk, then the end',
+      async () => {
+        const ts = make(abc);
+        const writer = ts.writable.getWriter();
+        void writer.write(a);
+        void writer.write(b);
+        void writer.write(c);
+        void writer.close();
+        same(Uint8Array.from(await readAll(ts.readable)), abc, 'everything read');
+        await writer.closed;
+      },
+    ],
+    [
+      'calling read() before the first write() with backpressure works',
+      async () => {
+        const ts = make(a);
+        const writer = ts.writable.getWriter();
+        const read = ts.readable.getReader().read();
+        void writer.write(a);
+        const { value, done } = await read;
+        check(!done, 'not done');
+        same(value, a, 'the chunk read');
+      },
+    ],
+    [
+      'writes resolve as the reader takes their chunks',
+      async () => {
+        const ts = make(Uint8Array.of(97, 98));
+        const writer = ts.writable.getWriter();
+        const reader = ts.readable.getReader();
+        const events: string[] = [];
+        const settled = [
+          writer.write(a).then(() => events.push('a')),
+          writer.write(b).then(() => events.push('b')),
+          writer.close().then(() => events.push('closed')),
+        ];
+        await flushAsync();
+        check(events.join() === '', `no write resolves before a read, got [${events}]`);
+        same((await reader.read()).value, a, 'first read');
+        await flushAsync();
+        check(events.join() === 'a', `the first write resolves after the first read, got [${events}]`);
+        same((await reader.read()).value, b, 'second read');
+        await flushAsync();
+        check(events.join() === 'a,b,closed', `both writes and close() resolve, got [${events}]`);
+        check((await reader.read()).done, 'done after the last chunk');
+        await Promise.all(settled);
+      },
+    ],
+    [
+      'backpressure: a write waits for a read',
+      async () => {
+        const ts = make();
+        const writer = ts.writable.getWriter();
+        let resolved = false;
+        void writer.write(a).then(
+          () => (resolved = true),
+          () => {},
+        );
+        await flushAsync();
+        check(!resolved, 'the write should wait for a read');
+        check(writer.desiredSize === 0, 'desiredSize should be 0');
+      },
+    ],
+    [
+      'writer.closed rejects after the readable is cancelled during start',
+      async () => {
+        const ts = make();
+        void ts.readable.cancel(error1);
+        await rejectsWith(ts.writable.getWriter().closed, error1, 'closed');
+      },
+    ],
+    [
+      'writer.closed rejects after the readable is cancelled with backpressure',
+      async () => {
+        const ts = make();
+        await delay(0);
+        void ts.readable.cancel(error1);
+        await rejectsWith(ts.writable.getWriter().closed, error1, 'closed');
+      },
+    ],
+    [
+      'cancelling the readable makes a write that waits for backpressure reject',
+      async () => {
+        const ts = make();
+        const writer = ts.writable.getWriter();
+        await delay(0);
+        const write = writer.write(a);
+        await ts.readable.cancel(error1);
+        await rejectsWith(write, error1, 'the pending write');
+      },
+    ],
+    [
+      'cancelling the readable side aborts an empty pipe',
+      async () => {
+        const ts = make();
+        const pipe = new ReadableStream<Uint8Array>().pipeTo(ts.writable);
+        void ts.readable.cancel(error1);
+        await rejectsWith(pipe, error1, 'pipeTo()');
+      },
+    ],
+    [
+      'cancelling the readable side aborts an empty pipe after startup',
+      async () => {
+        const ts = make();
+        const pipe = new ReadableStream<Uint8Array>().pipeTo(ts.writable);
+        await delay(0);
+        void ts.readable.cancel(error1);
+        await rejectsWith(pipe, error1, 'pipeTo()');
+      },
+    ],
+    [
+      'cancelling the readable side aborts a full pipe, and cancels the source',
+      async () => {
+        let cancelled: unknown;
+        const rs = new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(a);
+            controller.enqueue(b);
+            controller.enqueue(c);
+          },
+          cancel: (reason) => void (cancelled = reason),
+        });
+        const ts = make();
+        const pipe = rs.pipeTo(ts.writable);
+        await delay(0);
+        void ts.readable.cancel(error1);
+        await rejectsWith(pipe, error1, 'pipeTo()');
+        check(cancelled === error1, 'the source should be cancelled with the reason');
+      },
+    ],
+    [
+      'cancelling the readable side errors the writable',
+      async () => {
+        const ts = make();
+        const writer = ts.writable.getWriter();
+        const closed = writer.closed;
+        await Promise.all([ts.readable.cancel(error1), rejectsWith(closed, error1, 'writer.closed')]);
+      },
+    ],
+    [
+      "an abort before a cancel during start sets the writable's reason, and the cancel still succeeds",
+      async () => {
+        const ts = make();
+        const writer = ts.writable.getWriter();
+        const abort = writer.abort(error1);
+        const cancel = ts.readable.cancel(new Error('cancel reason'));
+        await Promise.all([abort, cancel, rejectsWith(writer.closed, error1, 'writer.closed')]);
+      },
+    ],
+    [
+      'a write() that was waiting for backpressure rejects if the writable is aborted',
+      async () => {
+        const ts = make();
+        await delay(0);
+        const writer = ts.writable.getWriter();
+        const write = writer.write(a);
+        const abort = writer.abort(error1);
+        const read = ts.readable.getReader().read();
+        await Promise.all([rejectsWith(read, error1, 'read()'), rejectsWith(write, error1, 'write()'), abort]);
+      },
+    ],
+    [
+      "the readable is errored with the reason passed to the writable's abort()",
+      async () => {
+        const ts = make();
+        void ts.writable.abort(error1);
+        await rejectsWith(ts.readable.getReader().read(), error1, 'read()');
+      },
+    ],
+    [
+      'pipeThrough() returns the readable side',
+      () => {
+        const ts = make();
+        check(
+          new ReadableStream<Uint8Array>().pipeThrough(ts) === ts.readable,
+          'pipeThrough() should return ts.readable',
+        );
+      },
+    ],
+    [
+      'piping through closes the destination when the source closes, with every chunk in order',
+      async () => {
+        const rs = new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(a);
+            controller.enqueue(b);
+            controller.enqueue(c);
+            controller.close();
+          },
+        });
+        const got: number[] = [];
+        const ws = new WritableStream<Uint8Array>({ write: (chunk) => void got.push(...chunk) });
+        await rs.pipeThrough(make(abc)).pipeTo(ws);
+        same(Uint8Array.from(got), abc, 'what the destination got');
+        await ws.getWriter().closed;
+      },
+    ],
+    [
+      'an error in the source propagates forward through the transform to the destination',
+      async () => {
+        const rs = new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(a);
+            controller.error(error1);
+          },
+        });
+        let aborted: unknown;
+        const ws = new WritableStream<Uint8Array>({ abort: (reason) => void (aborted = reason) });
+        await rejectsWith(rs.pipeThrough(make()).pipeTo(ws), error1, 'pipeTo()');
+        check(aborted === error1, 'the destination should be aborted with the error');
+      },
+    ],
+    [
+      'an error in the destination propagates backward through the transform to the source',
+      async () => {
+        let cancelled: unknown;
+        let n = 0;
+        const rs = new ReadableStream<Uint8Array>({
+          pull: (controller) => controller.enqueue(Uint8Array.of(n++ & 255)),
+          cancel: (reason) => void (cancelled = reason),
+        });
+        const ws = new WritableStream<Uint8Array>({
+          write: () => {
+            throw error1;
+          },
+        });
+        await rejectsWith(rs.pipeThrough(make()).pipeTo(ws), error1, 'pipeTo()');
+        await flushAsync();
+        check(cancelled === error1, `the source should be cancelled with the error, got ${String(cancelled)}`);
+      },
+    ],
+    [
+      'pipeThrough() with preventClose leaves the writable side open',
+      async () => {
+        const rs = new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(a);
+            controller.close();
+          },
+        });
+        const ts = make(Uint8Array.of(97, 98));
+        const reader = rs.pipeThrough(ts, { preventClose: true }).getReader();
+        same((await reader.read()).value, a, 'first chunk');
+        await delay(0);
+        const writer = ts.writable.getWriter();
+        void writer.write(b);
+        void writer.close();
+        same((await reader.read()).value, b, 'the chunk written after the pipe');
+        check((await reader.read()).done, 'done after close()');
+      },
+    ],
+    [
+      'flow control: an unread pipe pulls only a few chunks ahead',
+      async () => {
+        let pulled = 0;
+        const rs = new ReadableStream<Uint8Array>(
+          { pull: (controller) => void (pulled++, controller.enqueue(a)) },
+          { highWaterMark: 0 },
+        );
+        const reader = rs.pipeThrough(make()).getReader();
+        await reader.read();
+        await delay(20);
+        check(pulled <= 4, `pulled ${pulled} chunks for one read`);
+        await reader.cancel();
+      },
+    ],
   ];
 
   const results: IdentityTransformResult = [];
   for (const [name, run] of tests) {
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('timed out after 2 s')), 2000)));
+    const timeout = new Promise<never>(
+      (_, reject) => (timer = setTimeout(() => reject(new Error('timed out after 2 s')), 2000)),
+    );
     try {
       await Promise.race([Promise.resolve().then(run), timeout]);
       results.push({ name });

@@ -4,7 +4,12 @@ export { Random, testSeed } from './random.ts';
 export { oracle, type OracleRequest } from './oracle.ts';
 export { chunkedStream } from './chunked-stream.ts';
 export { readAll } from './read-all.ts';
-export { identityTransformSuite, type IdentityTransformKind, type IdentityTransformLibs, type IdentityTransformResult } from './identity-transform-suite.ts';
+export {
+  identityTransformSuite,
+  type IdentityTransformKind,
+  type IdentityTransformLibs,
+  type IdentityTransformResult,
+} from './identity-transform-suite.ts';
 export {
   conformanceSuite,
   type ConformanceDigest,

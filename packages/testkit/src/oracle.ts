@@ -22,13 +22,15 @@ const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, '
 /** Hex outputs of the official implementation for a batch of requests (one process per batch). */
 export function oracle(requests: readonly OracleRequest[]): string[] {
   // The seek goes as a decimal string: it can exceed 2^53.
-  const json = JSON.stringify(requests.map((r) => ({
-    len: r.data.length,
-    key: r.key ? hex(r.key) : null,
-    context: r.context ?? null,
-    length: r.length,
-    seek: String(r.seek ?? 0),
-  })));
+  const json = JSON.stringify(
+    requests.map((r) => ({
+      len: r.data.length,
+      key: r.key ? hex(r.key) : null,
+      context: r.context ?? null,
+      length: r.length,
+      seek: String(r.seek ?? 0),
+    })),
+  );
   const dir = mkdtempSync(join(tmpdir(), 'blake3-oracle-'));
   try {
     const file = join(dir, 'requests.bin');
@@ -43,12 +45,15 @@ export function oracle(requests: readonly OracleRequest[]): string[] {
     const res = spawnSync(python, [script, file], { encoding: 'utf8', maxBuffer: 1 << 28 });
     if (res.status !== 0) {
       const missing = /No module named .blake3/.test(res.stderr ?? '');
-      throw new Error(`the reference oracle failed (${python} ${script}): ${res.error?.message ?? res.stderr}` +
-        (missing ? '\nInstall it with: python3 -m pip install blake3' : ''));
+      throw new Error(
+        `the reference oracle failed (${python} ${script}): ${res.error?.message ?? res.stderr}` +
+          (missing ? '\nInstall it with: python3 -m pip install blake3' : ''),
+      );
     }
     // One line per request; an empty output is an empty line, so only the final newline goes.
     const lines = res.stdout.split('\n').slice(0, -1);
-    if (lines.length !== requests.length) throw new Error(`the reference oracle gave ${lines.length} outputs for ${requests.length} requests`);
+    if (lines.length !== requests.length)
+      throw new Error(`the reference oracle gave ${lines.length} outputs for ${requests.length} requests`);
     return lines;
   } finally {
     rmSync(dir, { recursive: true, force: true });

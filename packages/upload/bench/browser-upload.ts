@@ -28,11 +28,12 @@ async function startPlainServer() {
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   return {
     endpoint: `http://127.0.0.1:${(http.address() as AddressInfo).port}/files/`,
-    close: () => new Promise<void>((resolve) => {
-      http.closeAllConnections();
-      http.close(() => resolve());
-      rmSync(directory, { recursive: true, force: true });
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        http.closeAllConnections();
+        http.close(() => resolve());
+        rmSync(directory, { recursive: true, force: true });
+      }),
   };
 }
 
@@ -47,26 +48,47 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const fileDir = mkdtempSync(join(tmpdir(), 'blake3-upload-bench-'));
 const filePath = join(fileDir, 'bench.bin');
 const pattern = new Uint8Array(251 * 4096).map((_, i) => i % 251);
-writeFileSync(filePath, Buffer.concat(Array.from({ length: Math.ceil(size / pattern.length) }, () => pattern)).subarray(0, size));
+writeFileSync(
+  filePath,
+  Buffer.concat(Array.from({ length: Math.ceil(size / pattern.length) }, () => pattern)).subarray(0, size),
+);
 
 const fixture = await startFixtureServer();
 const plain = await startPlainServer();
 const verifying = await startTusServer();
-console.log(`${size / MiB} MiB, chunkSize ${chunkSize / MiB} MiB, ${rounds} rounds; load average before: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.log(
+  `${size / MiB} MiB, chunkSize ${chunkSize / MiB} MiB, ${rounds} rounds; load average before: ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
 try {
   for (const engine of ['chromium', 'firefox'] as const) {
-    const browser: Browser = engine === 'chromium'
-      ? await chromium.launch({ executablePath: BROWSER_PATHS.chromium, args: ['--headless', '--no-sandbox', '--disable-gpu'] })
-      : await firefox.launch({ channel: 'moz-firefox', executablePath: BROWSER_PATHS.firefox });
+    const browser: Browser =
+      engine === 'chromium'
+        ? await chromium.launch({
+            executablePath: BROWSER_PATHS.chromium,
+            args: ['--headless', '--no-sandbox', '--disable-gpu'],
+          })
+        : await firefox.launch({ channel: 'moz-firefox', executablePath: BROWSER_PATHS.firefox });
     const page = await browser.newPage();
     await page.goto(`${fixture.url}/e2e/pages/upload.html`);
-    await page.waitForFunction(() => (globalThis as UploadPage).blake3Upload !== undefined || (globalThis as UploadPage).blake3WebError !== undefined);
+    await page.waitForFunction(
+      () =>
+        (globalThis as UploadPage).blake3Upload !== undefined ||
+        (globalThis as UploadPage).blake3WebError !== undefined,
+    );
     await page.setInputFiles('#file', filePath);
     const results: Record<string, { ms: number[]; gap: number[]; over50: number[] }> = {};
     for (let r = 0; r < rounds; r++) {
       for (const variant of VARIANTS) {
         const endpoint = variant === 'plain' ? plain.endpoint : verifying.endpoint;
-        const out = await page.evaluate((o) => (globalThis as UploadPage).blake3Upload!.bench(o), { variant, endpoint, name: `bench-${variant}-${r}.bin`, size, chunkSize });
+        const out = await page.evaluate((o) => (globalThis as UploadPage).blake3Upload!.bench(o), {
+          variant,
+          endpoint,
+          name: `bench-${variant}-${r}.bin`,
+          size,
+          chunkSize,
+        });
         if (out.ok !== true) throw new Error(`${engine} ${variant}: ${String(out.ok)}`);
         const entry = (results[variant] ??= { ms: [], gap: [], over50: [] });
         entry.ms.push(out.ms);
@@ -77,12 +99,18 @@ try {
     const base = median(results.plain.ms);
     for (const variant of VARIANTS) {
       const { ms, gap, over50 } = results[variant];
-      console.log(`${engine} ${variant.padEnd(8)} median ${(median(ms) / 1000).toFixed(2)} s  ${(size / MiB / (median(ms) / 1000)).toFixed(0)} MiB/s  x${(median(ms) / base).toFixed(2)} of tus alone  longest main-thread gap ${median(gap).toFixed(0)} ms, gaps > 50 ms: ${median(over50)}`);
+      console.log(
+        `${engine} ${variant.padEnd(8)} median ${(median(ms) / 1000).toFixed(2)} s  ${(size / MiB / (median(ms) / 1000)).toFixed(0)} MiB/s  x${(median(ms) / base).toFixed(2)} of tus alone  longest main-thread gap ${median(gap).toFixed(0)} ms, gaps > 50 ms: ${median(over50)}`,
+      );
     }
     await browser.close();
   }
 } finally {
-  console.log(`load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `load average after: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   await Promise.all([fixture.close(), plain.close(), verifying.close()]);
   rmSync(fileDir, { recursive: true, force: true });
 }

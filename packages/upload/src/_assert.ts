@@ -14,7 +14,8 @@ export function describe(value: unknown): string {
 /** A non-negative safe integer, e.g. an offset into a file. */
 export function anOffset(value: unknown, name: string): number {
   if (typeof value !== 'number') throw new TypeError(`${name} must be a number, got ${describe(value)}`);
-  if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`${name} must be a non-negative integer, got ${value}`);
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new RangeError(`${name} must be a non-negative integer, got ${value}`);
   return value;
 }
 

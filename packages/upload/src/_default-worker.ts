@@ -4,6 +4,9 @@
 import type { HasherEndpoint } from './worker-hasher.js';
 
 export function startHashWorker(): HasherEndpoint {
-  if (typeof Worker === 'undefined') throw new TypeError('there is no Worker here: pass opts.createWorker (e.g. a MessagePort served by serveHasher)');
-  return new Worker(new URL('./hash-worker.bundle.js', import.meta.url), { type: 'module' }) as unknown as HasherEndpoint;
+  if (typeof Worker === 'undefined')
+    throw new TypeError('there is no Worker here: pass opts.createWorker (e.g. a MessagePort served by serveHasher)');
+  return new Worker(new URL('./hash-worker.bundle.js', import.meta.url), {
+    type: 'module',
+  }) as unknown as HasherEndpoint;
 }

@@ -1,7 +1,13 @@
 // Everything this package asks of the BLAKE3 tree, in one place: chaining values of
 // chunk-aligned subtrees, their parents, and the root. Built on @blake3-web/core/hazmat.
 import { blake3, CHUNK_LEN, OUT_LEN } from '@blake3-web/core';
-import { hashSubtree, maxSubtreeLen, mergeSubtreesNonRoot, mergeSubtreesRoot, type SubtreeOpts } from '@blake3-web/core/hazmat';
+import {
+  hashSubtree,
+  maxSubtreeLen,
+  mergeSubtreesNonRoot,
+  mergeSubtreesRoot,
+  type SubtreeOpts,
+} from '@blake3-web/core/hazmat';
 
 export { CHUNK_LEN };
 /** A chaining value's length: BLAKE3's default output length. */
@@ -36,7 +42,13 @@ export function parentCv(left: Uint8Array, right: Uint8Array, mode: HashMode): U
  * The root of an input made of the subtrees on `stack` (largest first, as the chunk stack keeps
  * them) followed by `tail`, the last 1..CHUNK_LEN bytes starting at `tailOffset`.
  */
-export function rootOf(stack: readonly Uint8Array[], tail: Uint8Array, tailOffset: number, mode: HashMode, dkLen: number): Uint8Array {
+export function rootOf(
+  stack: readonly Uint8Array[],
+  tail: Uint8Array,
+  tailOffset: number,
+  mode: HashMode,
+  dkLen: number,
+): Uint8Array {
   if (stack.length === 0) return blake3(tail, { ...mode, dkLen });
   let right = hashSubtree(tail, tailOffset, mode);
   for (let i = stack.length - 1; i > 0; i--) right = mergeSubtreesNonRoot(stack[i], right, mode);

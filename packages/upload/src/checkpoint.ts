@@ -58,7 +58,14 @@ function checksumOf(c: Omit<Checkpoint, 'check'>): string {
 }
 
 export function makeCheckpoint(upload: string, mode: string, offset: number, stack: readonly Uint8Array[]): Checkpoint {
-  const fields = { format: CHECKPOINT_FORMAT, version: CHECKPOINT_VERSION, upload, mode, offset, cvs: stack.map(bytesToHex).join('') } as const;
+  const fields = {
+    format: CHECKPOINT_FORMAT,
+    version: CHECKPOINT_VERSION,
+    upload,
+    mode,
+    offset,
+    cvs: stack.map(bytesToHex).join(''),
+  } as const;
   return { ...fields, check: checksumOf(fields) };
 }
 
@@ -74,18 +81,41 @@ export function readCheckpoint(value: unknown, upload: string, mode: string): Ch
   if (typeof value !== 'object' || value === null) throw corrupt(`expected an object, got ${describe(value)}`);
   const c = value as Partial<Record<keyof Checkpoint, unknown>>;
   if (c.format !== CHECKPOINT_FORMAT) throw corrupt(`format is not ${CHECKPOINT_FORMAT}`);
-  if (c.version !== CHECKPOINT_VERSION) throw new CheckpointError('version', `checkpoint refused: version ${String(c.version)}, this version reads ${CHECKPOINT_VERSION}`);
+  if (c.version !== CHECKPOINT_VERSION)
+    throw new CheckpointError(
+      'version',
+      `checkpoint refused: version ${String(c.version)}, this version reads ${CHECKPOINT_VERSION}`,
+    );
   const { offset, cvs, check } = c;
-  if (typeof c.upload !== 'string' || typeof c.mode !== 'string' || typeof cvs !== 'string' || typeof check !== 'string') throw corrupt('a field is missing or not a string');
+  if (
+    typeof c.upload !== 'string' ||
+    typeof c.mode !== 'string' ||
+    typeof cvs !== 'string' ||
+    typeof check !== 'string'
+  )
+    throw corrupt('a field is missing or not a string');
   if (typeof offset !== 'number' || !Number.isSafeInteger(offset) || offset < 0 || offset % CHUNK_LEN !== 0) {
     throw corrupt(`offset must be a non-negative multiple of ${CHUNK_LEN}, got ${describe(offset)}`);
   }
   const depth = stackDepth(offset / CHUNK_LEN);
-  if (cvs.length !== depth * CV_LEN * 2 || !/^[0-9a-f]*$/.test(cvs)) throw corrupt(`expected ${depth} chaining values for offset ${offset}`);
-  const fields = { format: CHECKPOINT_FORMAT, version: CHECKPOINT_VERSION, upload: c.upload, mode: c.mode, offset, cvs } as const;
+  if (cvs.length !== depth * CV_LEN * 2 || !/^[0-9a-f]*$/.test(cvs))
+    throw corrupt(`expected ${depth} chaining values for offset ${offset}`);
+  const fields = {
+    format: CHECKPOINT_FORMAT,
+    version: CHECKPOINT_VERSION,
+    upload: c.upload,
+    mode: c.mode,
+    offset,
+    cvs,
+  } as const;
   if (check !== checksumOf(fields)) throw corrupt('the checksum does not match its contents');
-  if (c.upload !== upload) throw new CheckpointError('foreign', `checkpoint refused: it belongs to upload ${JSON.stringify(c.upload)}, not ${JSON.stringify(upload)}`);
-  if (c.mode !== mode) throw new CheckpointError('foreign', 'checkpoint refused: it was made in another mode (hash, key or context)');
+  if (c.upload !== upload)
+    throw new CheckpointError(
+      'foreign',
+      `checkpoint refused: it belongs to upload ${JSON.stringify(c.upload)}, not ${JSON.stringify(upload)}`,
+    );
+  if (c.mode !== mode)
+    throw new CheckpointError('foreign', 'checkpoint refused: it was made in another mode (hash, key or context)');
   const bytes = hexToBytes(cvs);
   const stack: Uint8Array[] = [];
   for (let i = 0; i < depth; i++) stack.push(bytes.slice(i * CV_LEN, (i + 1) * CV_LEN));

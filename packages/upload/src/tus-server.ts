@@ -138,7 +138,8 @@ export function verifyBlake3(store: Blake3FileStore): (req: Request, upload: Upl
     if (sent === null) return refuse(`the request carried no ${ROOT_HEADER} header`);
     if (!/^[0-9a-f]{64}$/.test(sent)) return refuse(`${ROOT_HEADER} must be 64 lowercase hex digits`);
     const root = await store.rootOf(upload.id, upload.size ?? upload.offset);
-    if (!timingSafeEqual(root, hexToBytes(sent))) return refuse('the bytes received do not have the root the client sent');
+    if (!timingSafeEqual(root, hexToBytes(sent)))
+      return refuse('the bytes received do not have the root the client sent');
     return { headers: { [VERIFIED_HEADER]: bytesToHex(root) } };
   };
 }

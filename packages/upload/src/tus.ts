@@ -100,7 +100,12 @@ export function blake3Tus(opts: Blake3TusOpts = {}): Blake3Tus {
   if (opts.key !== undefined) mode.key = opts.key;
   if (opts.context !== undefined) mode.context = opts.context;
   const name = modeName(mode); // validates key and context
-  const store = opts.checkpoints !== undefined ? opts.checkpoints : typeof indexedDB === 'undefined' ? null : indexedDbCheckpointStore();
+  const store =
+    opts.checkpoints !== undefined
+      ? opts.checkpoints
+      : typeof indexedDB === 'undefined'
+        ? null
+        : indexedDbCheckpointStore();
   const createWorker = opts.createWorker ?? startHashWorker;
   let bytesRead = 0;
   let source: HashingSource | undefined;
@@ -134,7 +139,10 @@ export function blake3Tus(opts: Blake3TusOpts = {}): Blake3Tus {
 
     async #read(start: number, end: number): Promise<Uint8Array> {
       const bytes = new Uint8Array(await this.#file.slice(start, end).arrayBuffer());
-      if (bytes.length !== end - start) throw new Error(`the file changed while it was read: ${bytes.length} bytes at ${start}, expected ${end - start}`);
+      if (bytes.length !== end - start)
+        throw new Error(
+          `the file changed while it was read: ${bytes.length} bytes at ${start}, expected ${end - start}`,
+        );
       bytesRead += bytes.length;
       return bytes;
     }
@@ -172,8 +180,10 @@ export function blake3Tus(opts: Blake3TusOpts = {}): Blake3Tus {
   }
 
   async function openFile(input: unknown, chunkSize: number): Promise<TusFileSource> {
-    if (!(input instanceof Blob)) throw new TypeError(`the upload's input must be a Blob or File, got ${describe(input)}`);
-    if (!isPowerOfTwo(chunkSize)) throw new RangeError(`chunkSize must be a power of two of at least 1024 bytes, got ${chunkSize}`);
+    if (!(input instanceof Blob))
+      throw new TypeError(`the upload's input must be a Blob or File, got ${describe(input)}`);
+    if (!isPowerOfTwo(chunkSize))
+      throw new RangeError(`chunkSize must be a power of two of at least 1024 bytes, got ${chunkSize}`);
     if (source !== undefined) throw new TypeError('this adapter serves one upload: create one per tus Upload');
     const id = aString(opts.uploadId ? opts.uploadId(input) : defaultUploadId(input), 'the upload id');
     const saved = store ? await store.get(id) : undefined;
@@ -194,7 +204,12 @@ export function blake3Tus(opts: Blake3TusOpts = {}): Blake3Tus {
         await opts.onBeforeRequest?.(req);
       },
       async onAfterResponse(req, res) {
-        const done = source?.final && carriesData(req) && res.getStatus() >= 200 && res.getStatus() < 300 && res.getHeader('Upload-Offset') === String(source.size);
+        const done =
+          source?.final &&
+          carriesData(req) &&
+          res.getStatus() >= 200 &&
+          res.getStatus() < 300 &&
+          res.getHeader('Upload-Offset') === String(source.size);
         if (done && store && source) await store.delete(source.id);
         await opts.onAfterResponse?.(req, res);
       },

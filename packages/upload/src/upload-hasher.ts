@@ -73,7 +73,8 @@ export class UploadHasher {
     anOffset(offset, 'offset');
     aUint8Array(bytes, 'bytes');
     const at = this.offset;
-    if (offset > at) throw new RangeError(`offset must be at most ${at} (the bytes before it are not hashed yet), got ${offset}`);
+    if (offset > at)
+      throw new RangeError(`offset must be at most ${at} (the bytes before it are not hashed yet), got ${offset}`);
     if (offset + bytes.length <= at) return 0;
     let data = bytes.subarray(at - offset);
     const taken = data.length;
@@ -87,7 +88,11 @@ export class UploadHasher {
       this.#push(subtreeCv(this.#tail, this.#hashed, this.#mode), CHUNK_LEN);
       this.#tailLen = 0;
     }
-    for (let len = nextSubtreeLen(this.#hashed, data.length); len > 0; len = nextSubtreeLen(this.#hashed, data.length)) {
+    for (
+      let len = nextSubtreeLen(this.#hashed, data.length);
+      len > 0;
+      len = nextSubtreeLen(this.#hashed, data.length)
+    ) {
       this.#push(subtreeCv(data.subarray(0, len), this.#hashed, this.#mode), len);
       data = data.subarray(len);
     }
@@ -107,7 +112,9 @@ export class UploadHasher {
    */
   digest(dkLen = 32): Uint8Array {
     if (this.#tailLen === 0 && this.#hashed > 0) {
-      throw new RangeError(`the input cannot end at offset ${this.#hashed}, where a checkpoint was resumed: write the bytes after it first`);
+      throw new RangeError(
+        `the input cannot end at offset ${this.#hashed}, where a checkpoint was resumed: write the bytes after it first`,
+      );
     }
     return rootOf(this.#stack, this.#tail.subarray(0, this.#tailLen), this.#hashed, this.#mode, dkLen);
   }

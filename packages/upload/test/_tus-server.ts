@@ -16,7 +16,14 @@ export type Faults = {
   flipAt?: number;
 };
 
-export type TusTestServer = { endpoint: string; directory: string; store: Blake3FileStore; faults: Faults; drops: number; close(): Promise<void> };
+export type TusTestServer = {
+  endpoint: string;
+  directory: string;
+  store: Blake3FileStore;
+  faults: Faults;
+  drops: number;
+  close(): Promise<void>;
+};
 
 export async function startTusServer(faults: Faults = {}): Promise<TusTestServer> {
   const directory = mkdtempSync(join(tmpdir(), 'blake3-tus-'));
@@ -48,7 +55,13 @@ export async function startTusServer(faults: Faults = {}): Promise<TusTestServer
     }
   }
   const store = new FaultyStore({ directory });
-  const tus = new Server({ path: '/files', datastore: store, allowedHeaders: [ROOT_HEADER], exposedHeaders: [VERIFIED_HEADER], onUploadFinish: verifyBlake3(store) });
+  const tus = new Server({
+    path: '/files',
+    datastore: store,
+    allowedHeaders: [ROOT_HEADER],
+    exposedHeaders: [VERIFIED_HEADER],
+    onUploadFinish: verifyBlake3(store),
+  });
   const http = createServer((req: IncomingMessage, res) => {
     socket = req.socket;
     void tus.handle(req, res);

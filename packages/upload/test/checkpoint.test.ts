@@ -14,11 +14,14 @@ function checkpointAt(n: number, opts: object = {}): Checkpoint {
 }
 
 function refused(value: unknown, reason: CheckpointError['reason'], opts: object = {}): void {
-  assert.throws(() => new UploadHasher({ upload: 'u1', ...opts, checkpoint: value as Checkpoint }), (e: unknown) => {
-    assert.ok(e instanceof CheckpointError, String(e));
-    assert.equal(e.reason, reason, e.message);
-    return true;
-  });
+  assert.throws(
+    () => new UploadHasher({ upload: 'u1', ...opts, checkpoint: value as Checkpoint }),
+    (e: unknown) => {
+      assert.ok(e instanceof CheckpointError, String(e));
+      assert.equal(e.reason, reason, e.message);
+      return true;
+    },
+  );
 }
 
 describe('checkpoints', () => {

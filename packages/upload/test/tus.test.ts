@@ -8,7 +8,14 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Upload, type UploadOptions } from 'tus-js-client';
-import { blake3Tus, CheckpointError, serveHasher, type Blake3TusOpts, type Checkpoint, type CheckpointStore } from '../src/index.ts';
+import {
+  blake3Tus,
+  CheckpointError,
+  serveHasher,
+  type Blake3TusOpts,
+  type Checkpoint,
+  type CheckpointStore,
+} from '../src/index.ts';
 import { MISMATCH_STATUS, VERIFIED_HEADER } from '../src/tus-server.ts';
 import { startTusServer, type TusTestServer } from './_tus-server.ts';
 
@@ -29,10 +36,20 @@ function createWorker() {
 
 function memoryStore(): CheckpointStore & { map: Map<string, unknown> } {
   const map = new Map<string, unknown>();
-  return { map, get: async (k) => structuredClone(map.get(k)), set: async (k, v) => void map.set(k, structuredClone(v)), delete: async (k) => void map.delete(k) };
+  return {
+    map,
+    get: async (k) => structuredClone(map.get(k)),
+    set: async (k, v) => void map.set(k, structuredClone(v)),
+    delete: async (k) => void map.delete(k),
+  };
 }
 
-type Outcome = { ok: boolean; error?: Error & { originalResponse?: { getStatus(): number; getBody(): string } | null }; verified?: string; url: string | null };
+type Outcome = {
+  ok: boolean;
+  error?: Error & { originalResponse?: { getStatus(): number; getBody(): string } | null };
+  verified?: string;
+  url: string | null;
+};
 
 function runUpload(endpoint: string, opts: Blake3TusOpts, extra: Partial<UploadOptions> = {}, stopAt?: number) {
   const b3 = blake3Tus({ createWorker, ...opts });
@@ -45,10 +62,12 @@ function runUpload(endpoint: string, opts: Blake3TusOpts, extra: Partial<UploadO
       ...b3.options,
       ...extra,
       onProgress(sent) {
-        if (stopAt !== undefined && sent >= stopAt) void upload.abort().then(() => resolve({ ok: false, url: upload.url }));
+        if (stopAt !== undefined && sent >= stopAt)
+          void upload.abort().then(() => resolve({ ok: false, url: upload.url }));
       },
-      onSuccess: ({ lastResponse }) => resolve({ ok: true, verified: lastResponse.getHeader(VERIFIED_HEADER), url: upload.url }),
-      onError: (error) => resolve({ ok: false, error: error as Outcome["error"], url: upload.url }),
+      onSuccess: ({ lastResponse }) =>
+        resolve({ ok: true, verified: lastResponse.getHeader(VERIFIED_HEADER), url: upload.url }),
+      onError: (error) => resolve({ ok: false, error: error as Outcome['error'], url: upload.url }),
     } as UploadOptions);
   });
   upload.start();
@@ -100,7 +119,11 @@ describe('tus-js-client through the adapter, @tus/server with the verifying stor
     const out = await done;
     assert.equal(out.error, undefined);
     assert.equal(out.verified, ROOT);
-    assert.equal(b3.bytesRead, SIZE - saved.offset, 'one read of the rest, plus the gap from the checkpoint to the server offset');
+    assert.equal(
+      b3.bytesRead,
+      SIZE - saved.offset,
+      'one read of the rest, plus the gap from the checkpoint to the server offset',
+    );
   });
 
   it('refuses a corrupt saved state with a CheckpointError', async () => {
@@ -108,7 +131,8 @@ describe('tus-js-client through the adapter, @tus/server with the verifying stor
     const first = await runUpload(server.endpoint, { checkpoints: store }, {}, 3 * CHUNK).done;
     const [id, saved] = [...store.map.entries()][0] as [string, Checkpoint];
     store.map.set(id, { ...saved, cvs: saved.cvs.replace(/^./, (c) => (c === 'a' ? 'b' : 'a')) });
-    const out = await runUpload(server.endpoint, { checkpoints: store }, { uploadUrl: first.url!, retryDelays: [] }).done;
+    const out = await runUpload(server.endpoint, { checkpoints: store }, { uploadUrl: first.url!, retryDelays: [] })
+      .done;
     assert.ok(out.error instanceof CheckpointError, String(out.error));
     assert.equal(out.error.reason, 'corrupt');
   });
@@ -133,7 +157,7 @@ describe('tus-js-client through the adapter, @tus/server with the verifying stor
         chunkSize: CHUNK,
         retryDelays: [],
         onSuccess: () => resolve({ ok: true, url: upload.url }),
-        onError: (error) => resolve({ ok: false, error: error as Outcome["error"], url: upload.url }),
+        onError: (error) => resolve({ ok: false, error: error as Outcome['error'], url: upload.url }),
       } as UploadOptions);
       upload.start();
     });
@@ -143,6 +167,9 @@ describe('tus-js-client through the adapter, @tus/server with the verifying stor
 
   it('refuses a chunkSize that is not a finite power of two', async () => {
     const out = await runUpload(server.endpoint, { checkpoints: null }, { chunkSize: 100_000, retryDelays: [] }).done;
-    assert.ok(out.error instanceof RangeError && /chunkSize must be a power of two/.test(out.error.message), String(out.error));
+    assert.ok(
+      out.error instanceof RangeError && /chunkSize must be a power of two/.test(out.error.message),
+      String(out.error),
+    );
   });
 });

@@ -77,9 +77,15 @@ describe('UploadHasher', () => {
   it('refuses a write that would leave a gap, and bad arguments, naming them', () => {
     const h = new UploadHasher();
     h.write(0, new Uint8Array(100));
-    assert.throws(() => h.write(101, new Uint8Array(1)), { name: 'RangeError', message: /offset must be at most 100.*got 101/ });
+    assert.throws(() => h.write(101, new Uint8Array(1)), {
+      name: 'RangeError',
+      message: /offset must be at most 100.*got 101/,
+    });
     assert.throws(() => h.write(-1, new Uint8Array(1)), { name: 'RangeError', message: /offset/ });
-    assert.throws(() => h.write(0, [1, 2] as unknown as Uint8Array), { name: 'TypeError', message: /bytes must be a Uint8Array, got an Array/ });
+    assert.throws(() => h.write(0, [1, 2] as unknown as Uint8Array), {
+      name: 'TypeError',
+      message: /bytes must be a Uint8Array, got an Array/,
+    });
     assert.throws(() => new UploadHasher({ key: new Uint8Array(31) }), { name: 'RangeError', message: /key/ });
     assert.throws(() => new UploadHasher({ key: KEY, context: 'x' }), TypeError);
     assert.equal(h.offset, 100);

@@ -9,7 +9,8 @@ const DEFAULT_MAX_OUTBOARD = 64 * 1024 * 1024;
 /** `opts.maxOutboardBytes`: at least a length header. */
 export function maxOutboardOption(value: number | undefined): number {
   if (value === undefined) return DEFAULT_MAX_OUTBOARD;
-  if (!Number.isSafeInteger(value) || value < HEADER_LEN) throw new RangeError(`opts.maxOutboardBytes must be an integer of at least ${HEADER_LEN}, got ${String(value)}`);
+  if (!Number.isSafeInteger(value) || value < HEADER_LEN)
+    throw new RangeError(`opts.maxOutboardBytes must be an integer of at least ${HEADER_LEN}, got ${String(value)}`);
   return value;
 }
 
@@ -23,20 +24,31 @@ export function outboardContentLength(outboard: Uint8Array, hash: Uint8Array): n
   const bad = badOutboard(hash);
   const len = readLengthHeader(outboard, bad);
   const size = baoOutboardSize(len);
-  if (outboard.length !== size) throw bad(`claims ${len} content bytes, which needs ${size} outboard bytes; it has ${outboard.length}`);
+  if (outboard.length !== size)
+    throw bad(`claims ${len} content bytes, which needs ${size} outboard bytes; it has ${outboard.length}`);
   return len;
 }
 
 /** The outboard given, or fetched from where it is, at most `maxBytes` of it. */
-export async function outboardBytes(outboard: Uint8Array | RequestInfo | URL, doFetch: Fetch, hash: Uint8Array, maxBytes: number): Promise<Uint8Array> {
+export async function outboardBytes(
+  outboard: Uint8Array | RequestInfo | URL,
+  doFetch: Fetch,
+  hash: Uint8Array,
+  maxBytes: number,
+): Promise<Uint8Array> {
   if (outboard instanceof Uint8Array) return outboard;
   if (typeof outboard !== 'string' && !(outboard instanceof URL) && !(outboard instanceof Request)) {
-    throw new TypeError(`opts.outboard must be a Uint8Array, a URL or a Request, got ${outboard === null ? 'null' : typeof outboard}`);
+    throw new TypeError(
+      `opts.outboard must be a Uint8Array, a URL or a Request, got ${outboard === null ? 'null' : typeof outboard}`,
+    );
   }
   const res = await doFetch(outboard);
   if (!res.ok) {
     await res.body?.cancel().catch(() => {});
-    throw new Error(`the Bao outboard ${res.url || String(outboard)} answered ${res.status} ${res.statusText}`.trimEnd(), { cause: res });
+    throw new Error(
+      `the Bao outboard ${res.url || String(outboard)} answered ${res.status} ${res.statusText}`.trimEnd(),
+      { cause: res },
+    );
   }
   return readOutboard(new ByteReader(res.body), hash, maxBytes);
 }
@@ -51,11 +63,15 @@ async function readOutboard(body: ByteReader, hash: Uint8Array, maxBytes: number
     const header = await body.read(HEADER_LEN);
     const claimed = readLengthHeader(header, bad);
     const size = baoOutboardSize(claimed);
-    if (size > maxBytes) throw new RangeError(`the Bao outboard claims ${claimed} content bytes, whose ${size}-byte outboard exceeds opts.maxOutboardBytes (${maxBytes})`);
+    if (size > maxBytes)
+      throw new RangeError(
+        `the Bao outboard claims ${claimed} content bytes, whose ${size}-byte outboard exceeds opts.maxOutboardBytes (${maxBytes})`,
+      );
     const outboard = new Uint8Array(size);
     outboard.set(header);
     const rest = await body.read(size - HEADER_LEN + 1);
-    if (rest.length < size - HEADER_LEN) throw bad(`ended after ${HEADER_LEN + rest.length} bytes; its header calls for ${size}`);
+    if (rest.length < size - HEADER_LEN)
+      throw bad(`ended after ${HEADER_LEN + rest.length} bytes; its header calls for ${size}`);
     if (rest.length > size - HEADER_LEN) throw bad(`goes on past the ${size} bytes its header calls for`);
     outboard.set(rest, HEADER_LEN);
     return outboard;

@@ -35,7 +35,8 @@ export function baoRangeHandler(opts: BaoRangeHandlerOptions): RouteHandlerCallb
   const { outboard, expectedHash = hashFromUrlPath, onMismatch, outboardCacheSize = 16, ...rest } = opts;
   if (typeof outboard !== 'function') throw new TypeError('opts.outboard must be a function of the request');
   if (typeof expectedHash !== 'function') throw new TypeError('opts.expectedHash must be a function');
-  if (!Number.isSafeInteger(outboardCacheSize) || outboardCacheSize < 0) throw new RangeError(`opts.outboardCacheSize must be a non-negative integer, got ${String(outboardCacheSize)}`);
+  if (!Number.isSafeInteger(outboardCacheSize) || outboardCacheSize < 0)
+    throw new RangeError(`opts.outboardCacheSize must be a non-negative integer, got ${String(outboardCacheSize)}`);
   const doFetch = fetchOrGlobal(rest.fetch);
   const maxOutboardBytes = maxOutboardOption(rest.maxOutboardBytes);
   const outboards = new Map<string, Promise<Uint8Array>>();
@@ -63,13 +64,18 @@ export function baoRangeHandler(opts: BaoRangeHandlerOptions): RouteHandlerCallb
       if (!(where instanceof Uint8Array)) outboards.delete(keyOf(where));
     };
     try {
-      const response = await fetchVerifiedRange(request, hash, { ...rest, outboard: where instanceof Uint8Array ? where : await outboardFor(where, hash) });
+      const response = await fetchVerifiedRange(request, hash, {
+        ...rest,
+        outboard: where instanceof Uint8Array ? where : await outboardFor(where, hash),
+      });
       // A mismatch later in the body, after this returned, is a mismatch too.
-      return response.ok ? onBodyError(response, (err) => {
-        if (!(err instanceof IntegrityError)) return;
-        drop();
-        onMismatch?.({ request, error: err });
-      }) : response;
+      return response.ok
+        ? onBodyError(response, (err) => {
+            if (!(err instanceof IntegrityError)) return;
+            drop();
+            onMismatch?.({ request, error: err });
+          })
+        : response;
     } catch (err) {
       drop();
       if (!(err instanceof IntegrityError)) throw err;

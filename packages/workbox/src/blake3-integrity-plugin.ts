@@ -51,9 +51,12 @@ export class Blake3IntegrityPlugin implements WorkboxPlugin {
     if (typeof opts !== 'object' || opts === null) throw new TypeError('opts must be an object');
     const { expectedHash = hashFromUrlPath, verify = 'before-use', maxBytes = DEFAULT_MAX_BYTES, onMismatch } = opts;
     if (typeof expectedHash !== 'function') throw new TypeError('opts.expectedHash must be a function');
-    if (verify !== 'before-use' && verify !== 'streaming') throw new RangeError(`opts.verify must be 'before-use' or 'streaming', got ${String(verify)}`);
-    if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) throw new RangeError(`opts.maxBytes must be a non-negative integer, got ${String(maxBytes)}`);
-    if (onMismatch !== undefined && typeof onMismatch !== 'function') throw new TypeError('opts.onMismatch must be a function');
+    if (verify !== 'before-use' && verify !== 'streaming')
+      throw new RangeError(`opts.verify must be 'before-use' or 'streaming', got ${String(verify)}`);
+    if (!Number.isSafeInteger(maxBytes) || maxBytes < 0)
+      throw new RangeError(`opts.maxBytes must be a non-negative integer, got ${String(maxBytes)}`);
+    if (onMismatch !== undefined && typeof onMismatch !== 'function')
+      throw new TypeError('opts.onMismatch must be a function');
     this.#expectedHash = expectedHash;
     this.#verify = verify;
     this.#maxBytes = maxBytes;
@@ -72,7 +75,10 @@ export class Blake3IntegrityPlugin implements WorkboxPlugin {
       if (hash === undefined) continue;
       const digest = expectedDigest(hash, 'the digest from expectedHash');
       if (found === undefined) found = { from: url, digest };
-      else if (!digestsEqual(found.digest, digest)) throw new RangeError(`expectedHash gives ${found.from} and ${url}, which answer the same request, different digests`);
+      else if (!digestsEqual(found.digest, digest))
+        throw new RangeError(
+          `expectedHash gives ${found.from} and ${url}, which answer the same request, different digests`,
+        );
     }
     return found?.digest;
   }
@@ -107,13 +113,21 @@ export class Blake3IntegrityPlugin implements WorkboxPlugin {
     const expected = this.#expected(request, response, state);
     if (expected === undefined) return response;
     if (response.type === 'opaque' || response.type === 'opaqueredirect') {
-      return this.#refuse(request, expected, `an opaque response for ${request.url} cannot be read, so it cannot be checked (request it with CORS)`);
+      return this.#refuse(
+        request,
+        expected,
+        `an opaque response for ${request.url} cannot be read, so it cannot be checked (request it with CORS)`,
+      );
     }
     // Error statuses do not claim to be the content: the page sees them as they are.
     if (response.status < 200 || response.status > 299) return response;
     if (response.status === 206 && !isWholeContent206(request, response)) {
       await response.body?.cancel().catch(() => {});
-      return this.#refuse(request, expected, `a 206 with Content-Range ${JSON.stringify(response.headers.get('content-range'))} for ${request.headers.has('range') ? 'a range' : 'a request without Range'} cannot be checked against the digest of the whole content`);
+      return this.#refuse(
+        request,
+        expected,
+        `a 206 with Content-Range ${JSON.stringify(response.headers.get('content-range'))} for ${request.headers.has('range') ? 'a range' : 'a request without Range'} cannot be checked against the digest of the whole content`,
+      );
     }
     if (this.#verify === 'streaming') return verifyResponse(response, expected);
     const result = await verifyBody(response, expected, this.#maxBytes);

@@ -41,7 +41,11 @@ const DEFAULT_WINDOW = 256 * 1024;
  * in a whole-content response, it errors the body after the bytes verified before it. A response
  * that is not ok is returned as it is (nothing in it is the content, nothing in it is checked).
  */
-export async function fetchVerifiedRange(request: Request, hash: Uint8Array | string, opts: VerifiedRangeOptions): Promise<Response> {
+export async function fetchVerifiedRange(
+  request: Request,
+  hash: Uint8Array | string,
+  opts: VerifiedRangeOptions,
+): Promise<Response> {
   if (!(request instanceof Request)) throw new TypeError('request must be a Request');
   const want = expectedDigest(hash, 'hash');
   if (typeof opts !== 'object' || opts === null) throw new TypeError('opts must be an object');
@@ -69,9 +73,18 @@ export async function fetchVerifiedRange(request: Request, hash: Uint8Array | st
   return rangeResponse(request, want, outboard, total, spec, windowBytes, doFetch);
 }
 
-async function rangeResponse(request: Request, hash: Uint8Array, outboard: Uint8Array, total: number, spec: RangeSpec, windowBytes: number, doFetch: Fetch): Promise<Response> {
+async function rangeResponse(
+  request: Request,
+  hash: Uint8Array,
+  outboard: Uint8Array,
+  total: number,
+  spec: RangeSpec,
+  windowBytes: number,
+  doFetch: Fetch,
+): Promise<Response> {
   const boundaries = rangeBoundaries(spec, total);
-  if (boundaries === undefined) return new Response(null, { status: 416, headers: { 'content-range': `bytes */${total}` } });
+  if (boundaries === undefined)
+    return new Response(null, { status: 416, headers: { 'content-range': `bytes */${total}` } });
   const { first, last } = boundaries;
   const bounds = baoSliceBounds(total, first, last + 1 - first);
   const upstream = await doFetch(withRange(request, bounds.start, bounds.end - 1));
@@ -114,19 +127,35 @@ async function contentFrom(response: Response, start: number, hash: Uint8Array):
     const m = /^bytes (\d+)-\d+\/(?:\d+|\*)$/.exec(response.headers.get('content-range') ?? '');
     if (!m || Number(m[1]) !== start) {
       await reader.cancel();
-      throw IntegrityError.corrupt(hash, `the server answered the range from byte ${start} with Content-Range ${JSON.stringify(response.headers.get('content-range'))}`);
+      throw IntegrityError.corrupt(
+        hash,
+        `the server answered the range from byte ${start} with Content-Range ${JSON.stringify(response.headers.get('content-range'))}`,
+      );
     }
   } else await reader.skip(start); // a 200: the server ignored Range and sent everything
   return reader;
 }
 
 /** Verified content [from, to) in windows, read from `body` (content from `start`, up to `end`). */
-async function* verifiedWindows(body: ByteReader, hash: Uint8Array, outboard: Uint8Array, start: number, end: number, from: number, to: number, windowBytes: number): AsyncGenerator<Uint8Array, void, unknown> {
+async function* verifiedWindows(
+  body: ByteReader,
+  hash: Uint8Array,
+  outboard: Uint8Array,
+  start: number,
+  end: number,
+  from: number,
+  to: number,
+  windowBytes: number,
+): AsyncGenerator<Uint8Array, void, unknown> {
   try {
     for (let pos = start; pos < end; pos += windowBytes) {
       const len = Math.min(windowBytes, end - pos);
       const bytes = await body.read(len);
-      if (bytes.length < len) throw IntegrityError.corrupt(hash, `the range response ended at content byte ${pos + bytes.length}, before byte ${end}`);
+      if (bytes.length < len)
+        throw IntegrityError.corrupt(
+          hash,
+          `the range response ended at content byte ${pos + bytes.length}, before byte ${end}`,
+        );
       const verified = baoDecodeSlice(baoOutboardSlice(outboard, bytes, pos, pos, len), hash, pos, len);
       yield verified.subarray(Math.max(0, from - pos), Math.min(len, to - pos));
     }
@@ -139,7 +168,12 @@ async function* verifiedWindows(body: ByteReader, hash: Uint8Array, outboard: Ui
  * The content length, proven by the final chunk: the outboard's header alone is unverified.
  * The server's answer instead when it is not ok.
  */
-async function verifiedLength(request: Request, hash: Uint8Array, outboard: Uint8Array, doFetch: Fetch): Promise<number | Response> {
+async function verifiedLength(
+  request: Request,
+  hash: Uint8Array,
+  outboard: Uint8Array,
+  doFetch: Fetch,
+): Promise<number | Response> {
   const claimed = outboardContentLength(outboard, hash);
   const bounds = baoSliceBounds(claimed, claimed, 1);
   let last: Uint8Array = new Uint8Array(0);
@@ -150,7 +184,10 @@ async function verifiedLength(request: Request, hash: Uint8Array, outboard: Uint
     last = await reader.read(bounds.end - bounds.start);
     await reader.cancel();
     if (last.length < bounds.end - bounds.start) {
-      throw IntegrityError.corrupt(hash, `the content ended at byte ${bounds.start + last.length}, before the ${claimed} bytes its Bao outboard claims`);
+      throw IntegrityError.corrupt(
+        hash,
+        `the content ended at byte ${bounds.start + last.length}, before the ${claimed} bytes its Bao outboard claims`,
+      );
     }
   }
   // Throws an IntegrityError unless the final chunk, and with it the length, matches.
@@ -164,7 +201,10 @@ async function verifiedLength(request: Request, hash: Uint8Array, outboard: Uint
  */
 function notContent(response: Response, hash: Uint8Array): Response {
   if (response.status >= 300) return response;
-  throw IntegrityError.corrupt(hash, `the server's answer (type ${response.type}, status ${response.status}) cannot be read, so it cannot be checked`);
+  throw IntegrityError.corrupt(
+    hash,
+    `the server's answer (type ${response.type}, status ${response.status}) cannot be read, so it cannot be checked`,
+  );
 }
 
 /** `request` asking for content bytes first..last, or with no Range header when `first` is omitted. */
@@ -174,4 +214,3 @@ function withRange(request: Request, first?: number, last?: number): Request {
   else headers.set('range', `bytes=${first}-${last}`);
   return new Request(request.url, { headers, credentials: request.credentials, signal: request.signal });
 }
-

@@ -1,6 +1,11 @@
 export { Blake3IntegrityPlugin, type Blake3IntegrityPluginOptions } from './blake3-integrity-plugin.js';
 export {
-  firstOf, hashFromDigestHeader, hashFromHeader, hashFromManifest, hashFromUrlPath, parseDigestField,
+  firstOf,
+  hashFromDigestHeader,
+  hashFromHeader,
+  hashFromManifest,
+  hashFromUrlPath,
+  parseDigestField,
   type ExpectedHashResolver,
 } from './resolvers.js';
 export { hashFromPrecacheManifest, type Blake3PrecacheEntry } from './precache-manifest.js';

@@ -30,24 +30,35 @@ const HEX = /^(?:[0-9a-fA-F]{2})+$/;
  * addPlugins([new Blake3IntegrityPlugin({ expectedHash: hashFromPrecacheManifest(manifest) })]);
  * ```
  */
-export function hashFromPrecacheManifest(entries: ReadonlyArray<string | Blake3PrecacheEntry>, base?: string | URL): ExpectedHashResolver {
-  if (!Array.isArray(entries)) throw new TypeError(`entries must be an array of precache entries, got ${entries === null ? 'null' : typeof entries}`);
+export function hashFromPrecacheManifest(
+  entries: ReadonlyArray<string | Blake3PrecacheEntry>,
+  base?: string | URL,
+): ExpectedHashResolver {
+  if (!Array.isArray(entries))
+    throw new TypeError(
+      `entries must be an array of precache entries, got ${entries === null ? 'null' : typeof entries}`,
+    );
   const root = base === undefined ? serviceWorkerLocation('base') : new URL(base).href;
   const byUrl = new Map<string, string>();
   const add = (url: URL, hex: string, i: number) => {
     const key = withoutHash(url);
     const known = byUrl.get(key);
-    if (known !== undefined && known !== hex) throw new RangeError(`entries[${i}] gives ${key} another blake3 than an earlier entry`);
+    if (known !== undefined && known !== hex)
+      throw new RangeError(`entries[${i}] gives ${key} another blake3 than an earlier entry`);
     byUrl.set(key, hex);
   };
   entries.forEach((entry, i) => {
     if (typeof entry === 'string') return;
     if (typeof entry !== 'object' || entry === null || typeof entry.url !== 'string') {
-      throw new TypeError(`entries[${i}] must be a URL string or an object with a url, got ${entry === null ? 'null' : typeof entry}`);
+      throw new TypeError(
+        `entries[${i}] must be a URL string or an object with a url, got ${entry === null ? 'null' : typeof entry}`,
+      );
     }
     if (entry.blake3 === undefined) return;
     if (typeof entry.blake3 !== 'string' || !HEX.test(entry.blake3)) {
-      throw new RangeError(`entries[${i}].blake3 must be an even number of hex digits, got ${JSON.stringify(entry.blake3)}`);
+      throw new RangeError(
+        `entries[${i}].blake3 must be an even number of hex digits, got ${JSON.stringify(entry.blake3)}`,
+      );
     }
     expectedDigest(entry.blake3, `entries[${i}].blake3`);
     const hex = entry.blake3.toLowerCase();

@@ -42,7 +42,8 @@ export function hashFromHeader(name: string): ExpectedHashResolver {
  * (the response fails); a field without a `blake3` member gives no opinion.
  */
 export function hashFromDigestHeader(header: 'repr-digest' | 'content-digest' = 'repr-digest'): ExpectedHashResolver {
-  if (header !== 'repr-digest' && header !== 'content-digest') throw new RangeError(`header must be 'repr-digest' or 'content-digest', got ${String(header)}`);
+  if (header !== 'repr-digest' && header !== 'content-digest')
+    throw new RangeError(`header must be 'repr-digest' or 'content-digest', got ${String(header)}`);
   return (_request, response) => {
     const field = response?.headers.get(header);
     if (field === null || field === undefined) return undefined;
@@ -59,7 +60,8 @@ export function hashFromDigestHeader(header: 'repr-digest' | 'content-digest' = 
  * a `blake3` member it cannot use must not be mistaken for its absence.
  */
 export function parseDigestField(field: string, name = 'the digest field'): Map<string, Uint8Array> {
-  if (typeof field !== 'string') throw new TypeError(`${name} must be a string, got ${field === null ? 'null' : typeof field}`);
+  if (typeof field !== 'string')
+    throw new TypeError(`${name} must be a string, got ${field === null ? 'null' : typeof field}`);
   let dictionary: ReturnType<typeof parseDictionary>;
   try {
     dictionary = parseDictionary(field);
@@ -69,7 +71,8 @@ export function parseDigestField(field: string, name = 'the digest field'): Map<
   const out = new Map<string, Uint8Array>();
   for (const [key, [value]] of dictionary) {
     if (value instanceof ArrayBuffer) out.set(key, new Uint8Array(value));
-    else if (key === 'blake3') throw new RangeError(`${name} has a blake3 member that is not a byte sequence (:base64:)`);
+    else if (key === 'blake3')
+      throw new RangeError(`${name} has a blake3 member that is not a byte sequence (:base64:)`);
   }
   return out;
 }
@@ -81,12 +84,19 @@ const HEX = /^(?:[0-9a-fA-F]{2})+$/;
  * worker's own location (as Workbox resolves precache entries), never a request's. Checked when
  * it is created: a malformed or too short digest is a RangeError then, not a failed fetch later.
  */
-export function hashFromManifest(manifest: Readonly<Record<string, string>>, base?: string | URL): ExpectedHashResolver {
-  if (typeof manifest !== 'object' || manifest === null) throw new TypeError('manifest must be an object of URL -> hex digest');
+export function hashFromManifest(
+  manifest: Readonly<Record<string, string>>,
+  base?: string | URL,
+): ExpectedHashResolver {
+  if (typeof manifest !== 'object' || manifest === null)
+    throw new TypeError('manifest must be an object of URL -> hex digest');
   const root = base === undefined ? serviceWorkerLocation('base') : new URL(base).href;
   const byUrl = new Map<string, string>();
   for (const [url, hex] of Object.entries(manifest)) {
-    if (typeof hex !== 'string' || !HEX.test(hex)) throw new RangeError(`manifest[${JSON.stringify(url)}] must be an even number of hex digits, got ${JSON.stringify(hex)}`);
+    if (typeof hex !== 'string' || !HEX.test(hex))
+      throw new RangeError(
+        `manifest[${JSON.stringify(url)}] must be an even number of hex digits, got ${JSON.stringify(hex)}`,
+      );
     expectedDigest(hex, `manifest[${JSON.stringify(url)}]`);
     byUrl.set(withoutHash(new URL(url, root)), hex.toLowerCase());
   }
@@ -102,7 +112,8 @@ export function withoutHash(url: URL): string {
 /** The first answer of several resolvers. */
 export function firstOf(...resolvers: ExpectedHashResolver[]): ExpectedHashResolver {
   resolvers.forEach((r, i) => {
-    if (typeof r !== 'function') throw new TypeError(`resolvers[${i}] must be a function, got ${r === null ? 'null' : typeof r}`);
+    if (typeof r !== 'function')
+      throw new TypeError(`resolvers[${i}] must be a function, got ${r === null ? 'null' : typeof r}`);
   });
   return (request, response) => {
     for (const r of resolvers) {

@@ -5,6 +5,7 @@
  */
 export function serviceWorkerLocation(name: string): string {
   const href = (globalThis as { location?: { href?: unknown } }).location?.href;
-  if (typeof href !== 'string') throw new TypeError(`${name} must be given where there is no self.location (outside a service worker)`);
+  if (typeof href !== 'string')
+    throw new TypeError(`${name} must be given where there is no self.location (outside a service worker)`);
   return href;
 }

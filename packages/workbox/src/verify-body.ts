@@ -22,8 +22,11 @@ export function tooLarge(maxBytes: number, got: string): RangeError {
  * the bytes hashed even if the source reuses its buffers. A body longer than `maxBytes` is
  * cancelled and rejects with a RangeError.
  */
-export async function verifyBody(response: Response, expected: Uint8Array, maxBytes: number):
-  Promise<{ ok: true; response: Response } | { ok: false; error: IntegrityError }> {
+export async function verifyBody(
+  response: Response,
+  expected: Uint8Array,
+  maxBytes: number,
+): Promise<{ ok: true; response: Response } | { ok: false; error: IntegrityError }> {
   const declared = response.headers.get('content-length')?.trim();
   const length = declared !== undefined && /^\d+$/.test(declared) ? Number(declared) : undefined;
   if (length !== undefined && length > maxBytes) {
@@ -39,7 +42,8 @@ export async function verifyBody(response: Response, expected: Uint8Array, maxBy
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
-        if (!(value instanceof Uint8Array)) throw new TypeError(`the response body gave a chunk that is not a Uint8Array: ${typeof value}`);
+        if (!(value instanceof Uint8Array))
+          throw new TypeError(`the response body gave a chunk that is not a Uint8Array: ${typeof value}`);
         if (total + value.length > maxBytes) throw tooLarge(maxBytes, `read ${total + value.length} bytes`);
         if (total + value.length > held.length) {
           const grown = new Uint8Array(Math.min(maxBytes, Math.max(total + value.length, 2 * held.length)));

@@ -8,7 +8,11 @@ type PluginEvent = Parameters<NonNullable<Blake3IntegrityPlugin['fetchDidSucceed
 const event = {} as PluginEvent;
 
 /** The plugin's verdict on a body under an expected digest: used (true) or refused (false). */
-async function passes(verify: 'before-use' | 'streaming', body: Uint8Array<ArrayBuffer>, expected: Uint8Array): Promise<boolean> {
+async function passes(
+  verify: 'before-use' | 'streaming',
+  body: Uint8Array<ArrayBuffer>,
+  expected: Uint8Array,
+): Promise<boolean> {
   // The digest travels in a header: a URL path names only 32-byte digests.
   const plugin = new Blake3IntegrityPlugin({ verify, expectedHash: hashFromHeader('x-blake3') });
   const request = new Request('https://example.com/asset');
@@ -17,7 +21,10 @@ async function passes(verify: 'before-use' | 'streaming', body: Uint8Array<Array
   if (used.type === 'error') return false;
   // A body the page may use must also be one the cache keeps, and a refused one must not be kept.
   const cached = await plugin.cacheWillUpdate!({ request, response: used.clone(), event });
-  const read = await used.arrayBuffer().then((b) => new Uint8Array(b), (e: Error) => e);
+  const read = await used.arrayBuffer().then(
+    (b) => new Uint8Array(b),
+    (e: Error) => e,
+  );
   if (read instanceof Error) {
     assert.equal(read.name, 'IntegrityError');
     assert.equal(cached, null);

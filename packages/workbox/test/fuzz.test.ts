@@ -5,7 +5,13 @@
 // (Response.error(), a rejected promise) or an error status; nothing hangs.
 import { blake3, bytesToHex } from '@blake3-web/core';
 import { baoEncode, IntegrityError } from '@blake3-web/stream';
-import { Blake3IntegrityPlugin, baoRangeHandler, hashFromDigestHeader, hashFromHeader, parseRange } from '@blake3-web/workbox';
+import {
+  Blake3IntegrityPlugin,
+  baoRangeHandler,
+  hashFromDigestHeader,
+  hashFromHeader,
+  parseRange,
+} from '@blake3-web/workbox';
 import { chunkedStream, Random, readAll, testSeed } from '@blake3-web/testkit';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -17,7 +23,9 @@ const RANGE_CASES = 150;
 /** Rejects instead of waiting forever: a hang is a failure too. */
 function settles<T>(promise: Promise<T>, what: string, ms = 5000): Promise<T> {
   let timer: ReturnType<typeof setTimeout>;
-  const hang = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`hang: ${what} did not settle in ${ms} ms`)), ms)));
+  const hang = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`hang: ${what} did not settle in ${ms} ms`)), ms)),
+  );
   return Promise.race([promise, hang]).finally(() => clearTimeout(timer));
 }
 
@@ -45,7 +53,18 @@ describe('fuzz: the plugin releases only the true content', () => {
       let given: string | Uint8Array = digest;
       const done: string[] = [];
       for (let m = rng.int(0, 3); m > 0; m--) {
-        const mutation = rng.pick(['flip', 'truncate', 'extend', 'empty', 'status', 'range', 'content-range', 'digest', 'short', 'header']);
+        const mutation = rng.pick([
+          'flip',
+          'truncate',
+          'extend',
+          'empty',
+          'status',
+          'range',
+          'content-range',
+          'digest',
+          'short',
+          'header',
+        ]);
         done.push(mutation);
         if (mutation === 'flip' && body.length > 0) body[rng.int(0, body.length - 1)] ^= 1 << rng.int(0, 7);
         if (mutation === 'truncate') body = body.slice(0, rng.int(0, body.length));
@@ -53,24 +72,39 @@ describe('fuzz: the plugin releases only the true content', () => {
         if (mutation === 'empty') body = new Uint8Array(0);
         if (mutation === 'status') status = rng.pick([201, 203, 204, 206, 226, 299, 304, 404, 500]);
         if (mutation === 'range') requestHeaders.set('range', rng.pick(['bytes=0-', 'bytes=0-99', 'bytes=-5']));
-        if (mutation === 'content-range') headers.set('content-range', rng.pick([`bytes 0-${content.length - 1}/${content.length}`, `bytes 0-9/${content.length}`, 'bytes */0']));
+        if (mutation === 'content-range')
+          headers.set(
+            'content-range',
+            rng.pick([`bytes 0-${content.length - 1}/${content.length}`, `bytes 0-9/${content.length}`, 'bytes */0']),
+          );
         if (mutation === 'digest') given = rng.bytes(dkLen);
         if (mutation === 'short') given = digest.subarray(0, rng.int(0, 15));
         if (mutation === 'header') source = rng.pick(['x-blake3', 'repr-digest']);
       }
       if (source === 'x-blake3') {
         const hex = bytesToHex(typeof given === 'string' ? new TextEncoder().encode(given) : given);
-        headers.set('x-blake3', rng.int(0, 4) === 0 ? rng.pick([hex.slice(1), `${hex}zz`, '', hex.toUpperCase()]) : hex);
+        headers.set(
+          'x-blake3',
+          rng.int(0, 4) === 0 ? rng.pick([hex.slice(1), `${hex}zz`, '', hex.toUpperCase()]) : hex,
+        );
       }
       if (source === 'repr-digest') {
         const value = typeof given === 'string' ? given : b64(given);
-        const forms = [`blake3=:${value}:`, `sha-256=:${b64(rng.bytes(32))}:, blake3=:${value}:;x=1`, `BLAKE3=:${value}:`, `blake3=:${value.slice(1)}:`, `blake3="${value}"`, `blake3=:${value}`];
+        const forms = [
+          `blake3=:${value}:`,
+          `sha-256=:${b64(rng.bytes(32))}:, blake3=:${value}:;x=1`,
+          `BLAKE3=:${value}:`,
+          `blake3=:${value.slice(1)}:`,
+          `blake3="${value}"`,
+          `blake3=:${value}`,
+        ];
         // (A field without a blake3 member gives no digest, and the response passes unchecked: not fuzzed.)
         headers.set('repr-digest', rng.int(0, 2) === 0 ? rng.pick(forms) : forms[0]);
       }
       const verify = rng.pick(['before-use', 'streaming'] as const);
       const maxBytes = rng.int(0, 3) === 0 ? rng.int(0, content.length + 10) : undefined;
-      const expectedHash = source === 'fixed' ? () => given : source === 'x-blake3' ? hashFromHeader('x-blake3') : hashFromDigestHeader();
+      const expectedHash =
+        source === 'fixed' ? () => given : source === 'x-blake3' ? hashFromHeader('x-blake3') : hashFromDigestHeader();
       const plugin = new Blake3IntegrityPlugin({ expectedHash, verify, maxBytes });
       const what = `case ${n} (${done.join(', ') || 'none'}; ${source}; ${verify}; status ${status}; maxBytes ${maxBytes})`;
       const makeResponse = () => {
@@ -89,13 +123,22 @@ describe('fuzz: the plugin releases only the true content', () => {
       }
       if (used.type !== 'error' && used.ok) {
         const { bytes, error } = await settles(readAll(used.body ?? new Blob([]).stream()), `${what}: reading`);
-        if (error === undefined) assert.deepEqual(bytes, content, `${what}: a successful read gave other bytes than the content`);
+        if (error === undefined)
+          assert.deepEqual(bytes, content, `${what}: a successful read gave other bytes than the content`);
         else assert.ok(error instanceof IntegrityError, `${what}: the body failed with ${String(error)}`);
       }
       // What the cache would keep.
       try {
-        const kept = await settles(plugin.cacheWillUpdate!({ request, response: makeResponse(), event, state: {} }), `${what}: cacheWillUpdate`);
-        if (kept) assert.deepEqual(new Uint8Array(await kept.arrayBuffer()), content, `${what}: cached other bytes than the content`);
+        const kept = await settles(
+          plugin.cacheWillUpdate!({ request, response: makeResponse(), event, state: {} }),
+          `${what}: cacheWillUpdate`,
+        );
+        if (kept)
+          assert.deepEqual(
+            new Uint8Array(await kept.arrayBuffer()),
+            content,
+            `${what}: cached other bytes than the content`,
+          );
       } catch (err) {
         assertAllowedFailure(err, `${what}: cacheWillUpdate`);
       }
@@ -122,17 +165,30 @@ describe('fuzz: verified ranges release only true content', () => {
       let ignoreRange = false;
       let endlessOutboard = false;
       for (let m = rng.int(0, 2); m > 0; m--) {
-        const mutation = rng.pick(['flip', 'truncate', 'status', 'content-range', 'ignore-range', 'obao-flip', 'obao-truncate', 'obao-extend', 'obao-length', 'obao-endless']);
+        const mutation = rng.pick([
+          'flip',
+          'truncate',
+          'status',
+          'content-range',
+          'ignore-range',
+          'obao-flip',
+          'obao-truncate',
+          'obao-extend',
+          'obao-length',
+          'obao-endless',
+        ]);
         done.push(mutation);
         if (mutation === 'flip' && content.length > 0) flipAt = rng.int(0, content.length - 1);
         if (mutation === 'truncate') truncateTo = rng.int(0, content.length);
         if (mutation === 'status') status = rng.pick([200, 203, 204, 206, 404, 500]);
-        if (mutation === 'content-range') contentRange = rng.pick(['bytes 0-0/1', `bytes 1-5/${content.length}`, 'bytes */5', 'garbage']);
+        if (mutation === 'content-range')
+          contentRange = rng.pick(['bytes 0-0/1', `bytes 1-5/${content.length}`, 'bytes */5', 'garbage']);
         if (mutation === 'ignore-range') ignoreRange = true;
         if (mutation === 'obao-flip') obao[rng.int(0, obao.length - 1)] ^= 1 << rng.int(0, 7);
         if (mutation === 'obao-truncate') obao = obao.slice(0, rng.int(0, obao.length - 1));
         if (mutation === 'obao-extend') obao = new Uint8Array([...obao, ...rng.bytes(rng.int(1, 100))]);
-        if (mutation === 'obao-length' && obao.length >= 8) new DataView(obao.buffer).setBigUint64(0, BigInt(rng.int(0, 2 * content.length + 2048)), true);
+        if (mutation === 'obao-length' && obao.length >= 8)
+          new DataView(obao.buffer).setBigUint64(0, BigInt(rng.int(0, 2 * content.length + 2048)), true);
         if (mutation === 'obao-endless') endlessOutboard = true;
       }
       const fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
@@ -140,14 +196,16 @@ describe('fuzz: verified ranges release only true content', () => {
         if (request.url.endsWith('.obao')) {
           if (!endlessOutboard) return new Response(obao.slice());
           let sent = 0;
-          return new Response(new ReadableStream({
-            pull: (c) => {
-              // Ends at 16 MiB, so that an unbounded reader fails the test rather than the machine.
-              if (sent > 16 * 2 ** 20) return c.close();
-              c.enqueue(sent === 0 ? obao.slice() : new Uint8Array(65_536));
-              sent += 65_536;
-            },
-          }));
+          return new Response(
+            new ReadableStream({
+              pull: (c) => {
+                // Ends at 16 MiB, so that an unbounded reader fails the test rather than the machine.
+                if (sent > 16 * 2 ** 20) return c.close();
+                c.enqueue(sent === 0 ? obao.slice() : new Uint8Array(65_536));
+                sent += 65_536;
+              },
+            }),
+          );
         }
         let body = content.slice();
         if (flipAt >= 0) body[flipAt] ^= 0x40;
@@ -157,7 +215,8 @@ describe('fuzz: verified ranges release only true content', () => {
         if (range && !ignoreRange) {
           const first = 'suffix' in range ? Math.max(0, body.length - range.suffix) : range.first;
           const last = 'suffix' in range ? body.length - 1 : Math.min(range.last ?? body.length - 1, body.length - 1);
-          if (first >= body.length) return new Response(null, { status: 416, headers: { 'content-range': `bytes */${body.length}` } });
+          if (first >= body.length)
+            return new Response(null, { status: 416, headers: { 'content-range': `bytes */${body.length}` } });
           body = body.slice(first, last + 1);
           code = 206;
           headers.set('content-range', `bytes ${first}-${last}/${content.length}`);
@@ -167,12 +226,26 @@ describe('fuzz: verified ranges release only true content', () => {
         code = status ?? code;
         return new Response(code === 204 ? null : body, { status: code, headers });
       };
-      const header = rng.pick([undefined, 'bytes=0-', `bytes=${rng.int(0, content.length + 10)}-`, `bytes=-${rng.int(0, content.length + 10)}`, `bytes=${rng.int(0, content.length)}-${rng.int(0, content.length + 2000)}`, 'bytes=0-1,5-6']);
+      const header = rng.pick([
+        undefined,
+        'bytes=0-',
+        `bytes=${rng.int(0, content.length + 10)}-`,
+        `bytes=-${rng.int(0, content.length + 10)}`,
+        `bytes=${rng.int(0, content.length)}-${rng.int(0, content.length + 2000)}`,
+        'bytes=0-1,5-6',
+      ]);
       const windowBytes = rng.pick([1, 2, 4, 64]) * 1024;
-      const request = new Request(`https://example.com/media/${hex}`, { headers: header === undefined ? {} : { range: header } });
+      const request = new Request(`https://example.com/media/${hex}`, {
+        headers: header === undefined ? {} : { range: header },
+      });
       const what = `case ${n} (${content.length} bytes; ${header ?? 'no range'}; ${done.join(', ') || 'none'}; window ${windowBytes})`;
       const mismatches: IntegrityError[] = [];
-      const handle = baoRangeHandler({ outboard: (r) => `${r.url}.obao`, fetch, windowBytes, onMismatch: ({ error }) => mismatches.push(error) });
+      const handle = baoRangeHandler({
+        outboard: (r) => `${r.url}.obao`,
+        fetch,
+        windowBytes,
+        onMismatch: ({ error }) => mismatches.push(error),
+      });
       let response: Response;
       try {
         response = await settles(handle({ request, url: new URL(request.url), event, params: undefined }), what);
@@ -185,7 +258,11 @@ describe('fuzz: verified ranges release only true content', () => {
         continue;
       }
       if (response.status === 416) {
-        assert.equal(response.headers.get('content-range'), `bytes */${content.length}`, `${what}: a 416 with an unproven length`);
+        assert.equal(
+          response.headers.get('content-range'),
+          `bytes */${content.length}`,
+          `${what}: a 416 with an unproven length`,
+        );
         continue;
       }
       if (!response.ok) continue; // an error status from the server, passed through
@@ -201,8 +278,13 @@ describe('fuzz: verified ranges release only true content', () => {
         const wantFirst = 'suffix' in want ? Math.max(0, content.length - want.suffix) : want.first;
         assert.equal(first, wantFirst, `${what}: a 206 for another range`);
       }
-      assert.deepEqual(bytes, content.subarray(first, first + bytes.length), `${what}: released bytes that are not the content`);
-      if (error === undefined) assert.equal(bytes.length, last + 1 - first, `${what}: a successful read that is not the whole range`);
+      assert.deepEqual(
+        bytes,
+        content.subarray(first, first + bytes.length),
+        `${what}: released bytes that are not the content`,
+      );
+      if (error === undefined)
+        assert.equal(bytes.length, last + 1 - first, `${what}: a successful read that is not the whole range`);
       else {
         assert.ok(error instanceof IntegrityError, `${what}: the body failed with ${String(error)}`);
         assert.ok(mismatches.length > 0, `${what}: a mid-stream mismatch that was not reported`);

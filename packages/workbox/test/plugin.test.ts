@@ -1,5 +1,13 @@
 import { blake3, bytesToHex } from '@blake3-web/core';
-import { Blake3IntegrityPlugin, firstOf, hashFromDigestHeader, hashFromHeader, hashFromManifest, hashFromUrlPath, parseDigestField } from '@blake3-web/workbox';
+import {
+  Blake3IntegrityPlugin,
+  firstOf,
+  hashFromDigestHeader,
+  hashFromHeader,
+  hashFromManifest,
+  hashFromUrlPath,
+  parseDigestField,
+} from '@blake3-web/workbox';
 import { Random } from '@blake3-web/testkit';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -25,7 +33,11 @@ async function cacheWillUpdate(plugin: Blake3IntegrityPlugin, request: Request, 
 describe('Blake3IntegrityPlugin', () => {
   it('a matching response is used and cached, with its bytes, status and headers', async () => {
     const plugin = new Blake3IntegrityPlugin();
-    const used = await fetchDidSucceed(plugin, blobRequest(), ok(data, { headers: { 'content-type': 'application/octet-stream' } }));
+    const used = await fetchDidSucceed(
+      plugin,
+      blobRequest(),
+      ok(data, { headers: { 'content-type': 'application/octet-stream' } }),
+    );
     assert.equal(used.status, 200);
     assert.equal(used.headers.get('content-type'), 'application/octet-stream');
     assert.deepEqual(new Uint8Array(await used.clone().arrayBuffer()), data);
@@ -76,8 +88,14 @@ describe('Blake3IntegrityPlugin', () => {
   });
 
   it('rejects bad options and bad resolver results clearly', async () => {
-    assert.throws(() => new Blake3IntegrityPlugin({ expectedHash: 'x' as never }), { name: 'TypeError', message: /expectedHash must be a function/ });
-    assert.throws(() => new Blake3IntegrityPlugin({ verify: 'later' as never }), { name: 'RangeError', message: /opts.verify/ });
+    assert.throws(() => new Blake3IntegrityPlugin({ expectedHash: 'x' as never }), {
+      name: 'TypeError',
+      message: /expectedHash must be a function/,
+    });
+    assert.throws(() => new Blake3IntegrityPlugin({ verify: 'later' as never }), {
+      name: 'RangeError',
+      message: /opts.verify/,
+    });
     const plugin = new Blake3IntegrityPlugin({ expectedHash: () => 'not hex' });
     await assert.rejects(fetchDidSucceed(plugin, blobRequest(), ok()), { name: 'RangeError' });
   });
@@ -103,16 +121,25 @@ describe('expected hash resolvers', () => {
 
   it('hashFromDigestHeader reads the blake3 member of Repr-Digest / Content-Digest (RFC 9530)', () => {
     const b64 = btoa(String.fromCharCode(...blake3(data)));
-    const headers = { 'repr-digest': `sha-256=:${btoa('x'.repeat(32))}:, blake3=:${b64}:`, 'content-digest': `blake3=:${b64}:` };
+    const headers = {
+      'repr-digest': `sha-256=:${btoa('x'.repeat(32))}:, blake3=:${b64}:`,
+      'content-digest': `blake3=:${b64}:`,
+    };
     const request = new Request('https://e.com/file');
     assert.deepEqual(hashFromDigestHeader()(request, ok(data, { headers })), blake3(data));
     assert.deepEqual(hashFromDigestHeader('content-digest')(request, ok(data, { headers })), blake3(data));
-    assert.equal(hashFromDigestHeader()(request, ok(data, { headers: { 'repr-digest': 'sha-256=:AAAA:' } })), undefined);
+    assert.equal(
+      hashFromDigestHeader()(request, ok(data, { headers: { 'repr-digest': 'sha-256=:AAAA:' } })),
+      undefined,
+    );
     assert.deepEqual([...parseDigestField('a=:AQI=:;p=1, bad, b="str", c=:AAAA:').keys()], ['a', 'c']);
   });
 
   it('hashFromManifest maps absolute and relative URLs, ignoring fragments', () => {
-    const resolve = hashFromManifest({ '/assets/app.js': hex, 'https://cdn.example.com/lib.js': hex.toUpperCase() }, 'https://e.com/sw.js');
+    const resolve = hashFromManifest(
+      { '/assets/app.js': hex, 'https://cdn.example.com/lib.js': hex.toUpperCase() },
+      'https://e.com/sw.js',
+    );
     assert.equal(resolve(new Request('https://e.com/assets/app.js#x')), hex);
     assert.equal(resolve(new Request('https://cdn.example.com/lib.js')), hex);
     assert.equal(resolve(new Request('https://e.com/assets/other.js')), undefined);

@@ -10,7 +10,8 @@ import { ExtendableEvent, FetchEvent, serviceWorkerScope } from './service-worke
 const sw = serviceWorkerScope('https://example.com/app/sw.js');
 const { PrecacheController } = await import('workbox-precaching/PrecacheController.js');
 const { PrecacheRoute } = await import('workbox-precaching/PrecacheRoute.js');
-const { Blake3IntegrityPlugin, hashFromPrecacheManifest, hashFromUrlPath, firstOf } = await import('@blake3-web/workbox');
+const { Blake3IntegrityPlugin, hashFromPrecacheManifest, hashFromUrlPath, firstOf } =
+  await import('@blake3-web/workbox');
 
 const random = new Random(11);
 const blob = random.bytes(70_000);
@@ -24,7 +25,14 @@ let offline = false;
 sw.respondWith((request) => {
   const url = new URL(request.url);
   if (offline) throw new TypeError('Failed to fetch');
-  const body = url.pathname === `/app/blobs/${blobHex}` ? blob : url.pathname === '/app/app.js' ? app : url.pathname === '/app/app.css' ? css : undefined;
+  const body =
+    url.pathname === `/app/blobs/${blobHex}`
+      ? blob
+      : url.pathname === '/app/app.js'
+        ? app
+        : url.pathname === '/app/app.css'
+          ? css
+          : undefined;
   if (!body) return new Response('not found', { status: 404 });
   const bytes = body.slice();
   if (url.searchParams.has('tamper')) bytes[bytes.length >> 1] ^= 0x20;
@@ -36,10 +44,12 @@ function precache(entries: Parameters<typeof hashFromPrecacheManifest>[0], cache
   const mismatches: string[] = [];
   const controller = new PrecacheController({ cacheName });
   controller.addToCacheList(entries as never);
-  controller.strategy.plugins.push(new Blake3IntegrityPlugin({
-    expectedHash: firstOf(hashFromPrecacheManifest(entries), hashFromUrlPath),
-    onMismatch: ({ request }) => mismatches.push(request.url),
-  }));
+  controller.strategy.plugins.push(
+    new Blake3IntegrityPlugin({
+      expectedHash: firstOf(hashFromPrecacheManifest(entries), hashFromUrlPath),
+      onMismatch: ({ request }) => mismatches.push(request.url),
+    }),
+  );
   return {
     controller,
     mismatches,
@@ -55,7 +65,10 @@ function precache(entries: Parameters<typeof hashFromPrecacheManifest>[0], cache
     /** What a page's fetch of `url` gets from the precache route. */
     async serve(url: string) {
       const request = new Request(new URL(url, location.href));
-      const response = await controller.strategy.handle({ event: new FetchEvent('fetch', { request }) as never, request });
+      const response = await controller.strategy.handle({
+        event: new FetchEvent('fetch', { request }) as never,
+        request,
+      });
       // Response.error() is what the page's fetch() rejects on (a network error).
       if (response.type === 'error') return 'network error';
       return new Uint8Array(await response.arrayBuffer());
@@ -94,7 +107,10 @@ describe('Blake3IntegrityPlugin with workbox-precaching', () => {
       { url: 'app.js', revision: appHex, blake3: appHex },
     ];
     const p = precache(manifest);
-    await assert.rejects(p.install(), { name: 'bad-precaching-response', message: /request for '[^']*\/blobs\/[0-9a-f]{64}\?tamper=1' failed\.$/ });
+    await assert.rejects(p.install(), {
+      name: 'bad-precaching-response',
+      message: /request for '[^']*\/blobs\/[0-9a-f]{64}\?tamper=1' failed\.$/,
+    });
     assert.deepEqual(p.mismatches, [`https://example.com/app/blobs/${blobHex}?tamper=1`]);
     // Entries are cached one at a time: those before the bad one are there (and good), it and
     // those after it are not; the worker is discarded, so nothing serves them.
@@ -111,7 +127,13 @@ describe('Blake3IntegrityPlugin with workbox-precaching', () => {
   it('a failed update leaves the installed entries in place and serving', async () => {
     const v1 = precache([{ url: 'app.js', revision: appHex, blake3: appHex }], 'precache-shared');
     await v1.install();
-    const v2 = precache([{ url: 'app.js', revision: appHex, blake3: appHex }, { url: `blobs/${blobHex}?tamper=1`, revision: null }], 'precache-shared');
+    const v2 = precache(
+      [
+        { url: 'app.js', revision: appHex, blake3: appHex },
+        { url: `blobs/${blobHex}?tamper=1`, revision: null },
+      ],
+      'precache-shared',
+    );
     await assert.rejects(v2.install(), { name: 'bad-precaching-response' });
     assert.deepEqual(await v1.cachedUrls(), [`https://example.com/app/app.js?__WB_REVISION__=${appHex}`]);
     assert.deepEqual(await v1.serve('app.js'), app);
@@ -133,7 +155,11 @@ describe('Blake3IntegrityPlugin with workbox-precaching', () => {
 
 describe('hashFromPrecacheManifest', () => {
   it('maps entry URLs, resolved against the service worker, to their blake3', () => {
-    const resolve = hashFromPrecacheManifest([`blobs/${blobHex}`, { url: '/app/app.js#top', blake3: appHex.toUpperCase() }, { url: 'app.css', revision: '1' }]);
+    const resolve = hashFromPrecacheManifest([
+      `blobs/${blobHex}`,
+      { url: '/app/app.js#top', blake3: appHex.toUpperCase() },
+      { url: 'app.css', revision: '1' },
+    ]);
     assert.equal(resolve(new Request('https://example.com/app/app.js')), appHex);
     assert.equal(resolve(new Request('https://example.com/app/app.js#x')), appHex);
     assert.equal(resolve(new Request('https://example.com/app/app.css')), undefined);
@@ -143,10 +169,19 @@ describe('hashFromPrecacheManifest', () => {
   });
 
   it('rejects malformed manifests when it is created', () => {
-    assert.throws(() => hashFromPrecacheManifest({} as never), { name: 'TypeError', message: /entries must be an array/ });
+    assert.throws(() => hashFromPrecacheManifest({} as never), {
+      name: 'TypeError',
+      message: /entries must be an array/,
+    });
     assert.throws(() => hashFromPrecacheManifest([null as never]), { name: 'TypeError', message: /entries\[0\]/ });
-    assert.throws(() => hashFromPrecacheManifest([{ url: 'a', blake3: 'abc' }]), { name: 'RangeError', message: /entries\[0\]\.blake3 .*"abc"/ });
-    assert.throws(() => hashFromPrecacheManifest(['a', { url: 'b', blake3: 'zz' }]), { name: 'RangeError', message: /entries\[1\]\.blake3/ });
+    assert.throws(() => hashFromPrecacheManifest([{ url: 'a', blake3: 'abc' }]), {
+      name: 'RangeError',
+      message: /entries\[0\]\.blake3 .*"abc"/,
+    });
+    assert.throws(() => hashFromPrecacheManifest(['a', { url: 'b', blake3: 'zz' }]), {
+      name: 'RangeError',
+      message: /entries\[1\]\.blake3/,
+    });
   });
 });
 
@@ -171,9 +206,18 @@ describe('every URL Workbox maps to an entry is checked against that entry', () 
       async serve(url: string) {
         const request = new Request(new URL(url, location.href));
         const fetchEvent = new FetchEvent('fetch', { request });
-        const params = precacheRoute.match({ url: new URL(request.url), request, event: fetchEvent as never, sameOrigin: true });
+        const params = precacheRoute.match({
+          url: new URL(request.url),
+          request,
+          event: fetchEvent as never,
+          sameOrigin: true,
+        });
         assert.ok(params, `${url} maps to the entry`);
-        const response = await (precacheRoute.handler as { handle: (o: object) => Promise<Response> }).handle({ event: fetchEvent, request, params });
+        const response = await (precacheRoute.handler as { handle: (o: object) => Promise<Response> }).handle({
+          event: fetchEvent,
+          request,
+          params,
+        });
         if (response.type === 'error') return 'network error';
         return new Uint8Array(await response.arrayBuffer());
       },
@@ -215,10 +259,20 @@ describe('hashFromManifest in a service worker', () => {
     // So a tampered same-origin app.js after a CDN request is refused.
     const plugin = new Blake3IntegrityPlugin({ expectedHash: resolve });
     const event = new FetchEvent('fetch', { request: new Request('https://example.com/app/app.js') }) as never;
-    await plugin.fetchDidSucceed!({ request: new Request('https://cdn.example.net/lib.js'), response: new Response(blob.slice()), event, state: {} });
+    await plugin.fetchDidSucceed!({
+      request: new Request('https://cdn.example.net/lib.js'),
+      response: new Response(blob.slice()),
+      event,
+      state: {},
+    });
     const bad = app.slice();
     bad[3] ^= 1;
-    const used = await plugin.fetchDidSucceed!({ request: new Request('https://example.com/app/app.js'), response: new Response(bad), event, state: {} });
+    const used = await plugin.fetchDidSucceed!({
+      request: new Request('https://example.com/app/app.js'),
+      response: new Response(bad),
+      event,
+      state: {},
+    });
     assert.equal(used.type, 'error');
   });
 });

@@ -14,7 +14,10 @@ class MemoryCache {
   async put(request: RequestInfo | URL, response: Response): Promise<void> {
     // As a real cache does: the body is read whole before the entry exists.
     const body = await response.arrayBuffer();
-    this.entries.set(urlOf(request), new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers }));
+    this.entries.set(
+      urlOf(request),
+      new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers }),
+    );
   }
 
   async delete(request: RequestInfo | URL): Promise<boolean> {

@@ -32,7 +32,10 @@ function origin(content = data, obao = outboard) {
     const first = 'suffix' in range ? body.length - range.suffix : range.first;
     const last = 'suffix' in range ? body.length - 1 : Math.min(range.last ?? body.length - 1, body.length - 1);
     body = body.slice(first, last + 1);
-    return new Response(body, { status: 206, headers: { 'content-range': `bytes ${first}-${last}/${content.length}`, 'content-type': 'video/webm' } });
+    return new Response(body, {
+      status: 206,
+      headers: { 'content-range': `bytes ${first}-${last}/${content.length}`, 'content-type': 'video/webm' },
+    });
   };
   return { fetch, log };
 }
@@ -45,7 +48,15 @@ const drain = (response: Response) => readAll(response.body!);
 
 describe('fetchVerifiedRange', () => {
   it('answers single ranges with a 206 of exactly the requested, verified bytes', async () => {
-    const cases: [string, number, number][] = [['bytes=0-0', 0, 0], ['bytes=1000-1100', 1000, 1100], ['bytes=149000-151999', 149_000, 151_999], ['bytes=299000-', 299_000, 299_999], ['bytes=-77', 299_923, 299_999], ['bytes=5-999999', 5, 299_999], ['bytes=0-', 0, 299_999]];
+    const cases: [string, number, number][] = [
+      ['bytes=0-0', 0, 0],
+      ['bytes=1000-1100', 1000, 1100],
+      ['bytes=149000-151999', 149_000, 151_999],
+      ['bytes=299000-', 299_000, 299_999],
+      ['bytes=-77', 299_923, 299_999],
+      ['bytes=5-999999', 5, 299_999],
+      ['bytes=0-', 0, 299_999],
+    ];
     for (let i = 0; i < 12; i++) {
       const first = rng.int(0, data.length - 1);
       const last = rng.int(first, data.length - 1);
@@ -53,7 +64,11 @@ describe('fetchVerifiedRange', () => {
     }
     for (const [header, first, last] of cases) {
       const { fetch } = origin();
-      const res = await fetchVerifiedRange(get(header), hex, { outboard: `${base}${hex}.obao`, fetch, windowBytes: 64 * 1024 });
+      const res = await fetchVerifiedRange(get(header), hex, {
+        outboard: `${base}${hex}.obao`,
+        fetch,
+        windowBytes: 64 * 1024,
+      });
       assert.equal(res.status, 206, header);
       assert.equal(res.headers.get('content-range'), `bytes ${first}-${last}/${data.length}`);
       assert.equal(res.headers.get('content-length'), String(last + 1 - first));
@@ -73,8 +88,16 @@ describe('fetchVerifiedRange', () => {
 
   it('a tampered byte in the range, or in a chunk the range touches, rejects with an IntegrityError', async () => {
     const { fetch } = origin();
-    for (const header of ['bytes=149990-150010', `bytes=${TAMPERED - (TAMPERED % 1024)}-${TAMPERED - (TAMPERED % 1024)}`, 'bytes=100000-200000']) {
-      await assert.rejects(fetchVerifiedRange(get(header, '?tamper=1'), hex, { outboard, fetch }), IntegrityError, header);
+    for (const header of [
+      'bytes=149990-150010',
+      `bytes=${TAMPERED - (TAMPERED % 1024)}-${TAMPERED - (TAMPERED % 1024)}`,
+      'bytes=100000-200000',
+    ]) {
+      await assert.rejects(
+        fetchVerifiedRange(get(header, '?tamper=1'), hex, { outboard, fetch }),
+        IntegrityError,
+        header,
+      );
     }
     // Only the chunks a range needs are checked: a range elsewhere is served.
     const far = await fetchVerifiedRange(get('bytes=0-9999', '?tamper=1'), hex, { outboard, fetch });
@@ -98,9 +121,19 @@ describe('fetchVerifiedRange', () => {
     flipped[8 + 20] ^= 1; // the root parent
     const short = baoEncode(data.subarray(0, 299_000), { outboard: true }).encoded; // same tree size, other length
     const longer = baoEncode(new Uint8Array(310_000), { outboard: true }).encoded;
-    for (const [name, bad] of [['flipped', flipped], ['other length', short], ['other size', longer], ['truncated', outboard.subarray(0, 100)], ['empty', new Uint8Array(0)]] as const) {
+    for (const [name, bad] of [
+      ['flipped', flipped],
+      ['other length', short],
+      ['other size', longer],
+      ['truncated', outboard.subarray(0, 100)],
+      ['empty', new Uint8Array(0)],
+    ] as const) {
       const { fetch } = origin(data, bad);
-      await assert.rejects(fetchVerifiedRange(get('bytes=0-99'), hex, { outboard: `${base}${hex}.obao`, fetch }), IntegrityError, name);
+      await assert.rejects(
+        fetchVerifiedRange(get('bytes=0-99'), hex, { outboard: `${base}${hex}.obao`, fetch }),
+        IntegrityError,
+        name,
+      );
     }
   });
 
@@ -136,16 +169,35 @@ describe('fetchVerifiedRange', () => {
     const empty = new Uint8Array(0);
     const emptyHex = bytesToHex(blake3(empty));
     const { fetch } = origin(empty, baoEncode(empty, { outboard: true }).encoded);
-    const res = await fetchVerifiedRange(new Request(`${base}${emptyHex}`, { headers: { range: 'bytes=0-' } }), emptyHex, { outboard: `${base}${emptyHex}.obao`, fetch });
+    const res = await fetchVerifiedRange(
+      new Request(`${base}${emptyHex}`, { headers: { range: 'bytes=0-' } }),
+      emptyHex,
+      { outboard: `${base}${emptyHex}.obao`, fetch },
+    );
     assert.equal(res.status, 416);
-    await assert.rejects(fetchVerifiedRange(new Request(`${base}${emptyHex}`, { headers: { range: 'bytes=0-' } }), hex, { outboard: `${base}${emptyHex}.obao`, fetch }), IntegrityError);
+    await assert.rejects(
+      fetchVerifiedRange(new Request(`${base}${emptyHex}`, { headers: { range: 'bytes=0-' } }), hex, {
+        outboard: `${base}${emptyHex}.obao`,
+        fetch,
+      }),
+      IntegrityError,
+    );
   });
 
   it('rejects bad arguments clearly', async () => {
     const { fetch } = origin();
-    await assert.rejects(fetchVerifiedRange('x' as never, hex, { outboard, fetch }), { name: 'TypeError', message: /request must be a Request/ });
-    await assert.rejects(fetchVerifiedRange(get('bytes=0-1'), hex, { outboard, fetch, windowBytes: 1000 }), { name: 'RangeError', message: /opts.windowBytes .* 1000/ });
-    await assert.rejects(fetchVerifiedRange(get('bytes=0-1'), hex, { outboard: 5 as never, fetch }), { name: 'TypeError', message: /opts.outboard/ });
+    await assert.rejects(fetchVerifiedRange('x' as never, hex, { outboard, fetch }), {
+      name: 'TypeError',
+      message: /request must be a Request/,
+    });
+    await assert.rejects(fetchVerifiedRange(get('bytes=0-1'), hex, { outboard, fetch, windowBytes: 1000 }), {
+      name: 'RangeError',
+      message: /opts.windowBytes .* 1000/,
+    });
+    await assert.rejects(fetchVerifiedRange(get('bytes=0-1'), hex, { outboard: 5 as never, fetch }), {
+      name: 'TypeError',
+      message: /opts.outboard/,
+    });
     await assert.rejects(fetchVerifiedRange(get('bytes=0-1'), 'abc', { outboard, fetch }), { name: 'RangeError' });
   });
 });
@@ -157,7 +209,11 @@ describe('baoRangeHandler', () => {
   it('serves verified ranges, fetching each outboard once; a mismatch is a network error, reported, and the outboard is fetched again', async () => {
     const { fetch, log } = origin();
     const mismatches: string[] = [];
-    const handle = baoRangeHandler({ outboard: (request) => `${request.url.split('?')[0]}.obao`, fetch, onMismatch: ({ request }) => mismatches.push(request.url) });
+    const handle = baoRangeHandler({
+      outboard: (request) => `${request.url.split('?')[0]}.obao`,
+      fetch,
+      onMismatch: ({ request }) => mismatches.push(request.url),
+    });
     const a = await handle({ request: get('bytes=10-19'), url, event, params: undefined });
     assert.deepEqual(new Uint8Array(await a.arrayBuffer()), data.subarray(10, 20));
     const b = await handle({ request: get('bytes=200000-200009'), url, event, params: undefined });
@@ -173,11 +229,22 @@ describe('baoRangeHandler', () => {
   it('passes requests without a digest to the network, and rejects bad options', async () => {
     const { fetch, log } = origin();
     const handle = baoRangeHandler({ outboard: () => outboard, fetch });
-    const res = await handle({ request: new Request(`${base}not-a-digest`, { headers: { range: 'bytes=0-1' } }), url, event, params: undefined });
+    const res = await handle({
+      request: new Request(`${base}not-a-digest`, { headers: { range: 'bytes=0-1' } }),
+      url,
+      event,
+      params: undefined,
+    });
     assert.equal(res.status, 206);
     assert.deepEqual(log, [{ url: '/media/not-a-digest', range: 'bytes=0-1' }]);
-    assert.throws(() => baoRangeHandler({ outboard: 'x' as never }), { name: 'TypeError', message: /opts.outboard must be a function/ });
-    assert.throws(() => baoRangeHandler({ outboard: () => outboard, outboardCacheSize: -1 }), { name: 'RangeError', message: /outboardCacheSize/ });
+    assert.throws(() => baoRangeHandler({ outboard: 'x' as never }), {
+      name: 'TypeError',
+      message: /opts.outboard must be a function/,
+    });
+    assert.throws(() => baoRangeHandler({ outboard: () => outboard, outboardCacheSize: -1 }), {
+      name: 'RangeError',
+      message: /outboardCacheSize/,
+    });
   });
 });
 
@@ -187,7 +254,8 @@ describe('parseRange', () => {
     assert.deepEqual(parseRange('bytes=500-'), { first: 500 });
     assert.deepEqual(parseRange('bytes=-500'), { suffix: 500 });
     assert.deepEqual(parseRange(' Bytes = 1 - 2 '), { first: 1, last: 2 });
-    for (const bad of [null, '', 'bytes=-', 'bytes=5-1', 'bytes=0-1,3-4', 'items=0-1', 'bytes=a-b']) assert.equal(parseRange(bad), undefined, String(bad));
+    for (const bad of [null, '', 'bytes=-', 'bytes=5-1', 'bytes=0-1,3-4', 'items=0-1', 'bytes=a-b'])
+      assert.equal(parseRange(bad), undefined, String(bad));
   });
 });
 
@@ -200,17 +268,18 @@ describe('ranges fail closed', () => {
   function endlessOutboard() {
     const seen = { bytes: 0 };
     let sent = 0;
-    const body = () => new ReadableStream<Uint8Array>({
-      pull: (c) => {
-        const chunk = sent < outboard.length ? outboard.slice(sent, sent + 4096) : new Uint8Array(65_536);
-        sent += chunk.length;
-        seen.bytes += chunk.length;
-        // Stops at 64 MiB so that a reader without a bound ends too (and the test can say how far it
-        // read); the stream pulls a chunk or two ahead of its reader.
-        if (seen.bytes > 64 * 2 ** 20) c.close();
-        else c.enqueue(chunk);
-      },
-    });
+    const body = () =>
+      new ReadableStream<Uint8Array>({
+        pull: (c) => {
+          const chunk = sent < outboard.length ? outboard.slice(sent, sent + 4096) : new Uint8Array(65_536);
+          sent += chunk.length;
+          seen.bytes += chunk.length;
+          // Stops at 64 MiB so that a reader without a bound ends too (and the test can say how far it
+          // read); the stream pulls a chunk or two ahead of its reader.
+          if (seen.bytes > 64 * 2 ** 20) c.close();
+          else c.enqueue(chunk);
+        },
+      });
     const { fetch: content } = origin();
     const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
       const request = new Request(input, init);
@@ -221,7 +290,10 @@ describe('ranges fail closed', () => {
 
   it('an outboard is read up to the size its header calls for plus one byte, and trailing data fails', async () => {
     const { fetch, seen } = endlessOutboard();
-    await assert.rejects(fetchVerifiedRange(get('bytes=0-99'), hex, { outboard: `${base}${hex}.obao`, fetch }), { name: 'IntegrityError', message: /goes on past the \d+ bytes/ });
+    await assert.rejects(fetchVerifiedRange(get('bytes=0-99'), hex, { outboard: `${base}${hex}.obao`, fetch }), {
+      name: 'IntegrityError',
+      message: /goes on past the \d+ bytes/,
+    });
     assert.ok(seen.bytes <= size + 3 * 65_536, `read ${seen.bytes} outboard bytes for a ${size}-byte outboard`);
     const handlerCase = endlessOutboard();
     const handle = baoRangeHandler({ outboard: (request) => `${request.url}.obao`, fetch: handlerCase.fetch });
@@ -233,17 +305,39 @@ describe('ranges fail closed', () => {
     const forged = outboard.slice();
     new DataView(forged.buffer).setBigUint64(0, 1n << 40n, true);
     const { fetch } = origin(data, forged);
-    await assert.rejects(fetchVerifiedRange(get('bytes=0-99'), hex, { outboard: `${base}${hex}.obao`, fetch }), { name: 'RangeError', message: /maxOutboardBytes \(67108864\)/ });
-    await assert.rejects(fetchVerifiedRange(get('bytes=0-99'), hex, { outboard: `${base}${hex}.obao`, fetch: origin().fetch, maxOutboardBytes: size - 1 }), { name: 'RangeError' });
-    const exact = await fetchVerifiedRange(get('bytes=0-99'), hex, { outboard: `${base}${hex}.obao`, fetch: origin().fetch, maxOutboardBytes: size });
+    await assert.rejects(fetchVerifiedRange(get('bytes=0-99'), hex, { outboard: `${base}${hex}.obao`, fetch }), {
+      name: 'RangeError',
+      message: /maxOutboardBytes \(67108864\)/,
+    });
+    await assert.rejects(
+      fetchVerifiedRange(get('bytes=0-99'), hex, {
+        outboard: `${base}${hex}.obao`,
+        fetch: origin().fetch,
+        maxOutboardBytes: size - 1,
+      }),
+      { name: 'RangeError' },
+    );
+    const exact = await fetchVerifiedRange(get('bytes=0-99'), hex, {
+      outboard: `${base}${hex}.obao`,
+      fetch: origin().fetch,
+      maxOutboardBytes: size,
+    });
     assert.deepEqual(new Uint8Array(await exact.arrayBuffer()), data.subarray(0, 100));
-    assert.throws(() => baoRangeHandler({ outboard: () => outboard, maxOutboardBytes: 7 }), { name: 'RangeError', message: /opts\.maxOutboardBytes .* 7$/ });
+    assert.throws(() => baoRangeHandler({ outboard: () => outboard, maxOutboardBytes: 7 }), {
+      name: 'RangeError',
+      message: /opts\.maxOutboardBytes .* 7$/,
+    });
   });
 
   it('a mismatch found mid-stream drops the cached outboard and is reported', async () => {
     const { fetch, log } = origin();
     const mismatches: string[] = [];
-    const handle = baoRangeHandler({ outboard: (request) => `${request.url.split('?')[0]}.obao`, fetch, windowBytes: 32 * 1024, onMismatch: ({ request, error }) => mismatches.push(`${request.url} ${error.name}`) });
+    const handle = baoRangeHandler({
+      outboard: (request) => `${request.url.split('?')[0]}.obao`,
+      fetch,
+      windowBytes: 32 * 1024,
+      onMismatch: ({ request, error }) => mismatches.push(`${request.url} ${error.name}`),
+    });
     const res = await handle({ request: get('bytes=1000-', '?tamper=1'), url, event, params: undefined });
     assert.equal(res.status, 206);
     const { bytes, error } = await drain(res);
@@ -262,10 +356,18 @@ describe('ranges fail closed', () => {
   });
 
   it('an opaque answer is refused: nothing says it is not the content', async () => {
-    const opaque = Object.defineProperties(new Response(null, { status: 200 }), { type: { value: 'opaque' }, status: { value: 0 }, ok: { value: false } });
+    const opaque = Object.defineProperties(new Response(null, { status: 200 }), {
+      type: { value: 'opaque' },
+      status: { value: 0 },
+      ok: { value: false },
+    });
     const { fetch: content } = origin();
-    const fetch = async (input: RequestInfo | URL, init?: RequestInit) => (new Request(input, init).url.endsWith('.obao') ? content(input, init) : opaque);
-    await assert.rejects(fetchVerifiedRange(get('bytes=0-9'), hex, { outboard: `${base}${hex}.obao`, fetch }), IntegrityError);
+    const fetch = async (input: RequestInfo | URL, init?: RequestInit) =>
+      new Request(input, init).url.endsWith('.obao') ? content(input, init) : opaque;
+    await assert.rejects(
+      fetchVerifiedRange(get('bytes=0-9'), hex, { outboard: `${base}${hex}.obao`, fetch }),
+      IntegrityError,
+    );
   });
 
   it('a 206 to a request without Range is refused', async () => {

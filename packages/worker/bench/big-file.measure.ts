@@ -41,7 +41,8 @@ test.describe('big file', () => {
       for (let round = 0; round < 2; round++) {
         await time('one thread, 16 MiB reads', async () => {
           const h = core.blake3.create();
-          for (let a = 0; a < file.size; a += 16 * 1024 * 1024) h.update(new Uint8Array(await file.slice(a, a + 16 * 1024 * 1024).arrayBuffer()));
+          for (let a = 0; a < file.size; a += 16 * 1024 * 1024)
+            h.update(new Uint8Array(await file.slice(a, a + 16 * 1024 * 1024).arrayBuffer()));
           return h.digest();
         });
         for (const [size, pool] of pools) await time(`pool of ${size}`, () => pool.hashBlob(file));

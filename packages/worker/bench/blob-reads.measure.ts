@@ -7,7 +7,9 @@ import { expect, test } from '../../../e2e/fixtures/test.ts';
 
 test('blob read throughput by slice size', async ({ enginePage }) => {
   await enginePage.goto(`/e2e/pages/worker.html?mib=${process.env.BLOB_MIB ?? 64}`);
-  await enginePage.waitForFunction(() => globalThis.blake3WebWorker !== undefined || globalThis.blake3WebError !== undefined);
+  await enginePage.waitForFunction(
+    () => globalThis.blake3WebWorker !== undefined || globalThis.blake3WebError !== undefined,
+  );
   const r = await enginePage.evaluate(async () => {
     const MiB = 1024 * 1024;
     const total = Number(new URLSearchParams(location.search).get('mib') ?? 64) * MiB;
@@ -21,7 +23,8 @@ test('blob read throughput by slice size', async ({ enginePage }) => {
           const t0 = performance.now();
           let next = 0;
           const lane = async () => {
-            for (let a = (next += size) - size; a < b.size; a = (next += size) - size) await b.slice(a, a + size).arrayBuffer();
+            for (let a = (next += size) - size; a < b.size; a = (next += size) - size)
+              await b.slice(a, a + size).arrayBuffer();
           };
           await Promise.all(Array.from({ length: parallel }, lane));
           out[`${size / 1024}K x${parallel}`] = Math.round(b.size / 1e6 / ((performance.now() - t0) / 1e3));

@@ -36,7 +36,7 @@ if (values.run) {
     const fh = await open(file, 'r');
     const hasher = blake3.create();
     const buf = new Uint8Array(16 * MiB);
-    for (let pos = 0; ; ) {
+    for (let pos = 0; ;) {
       const { bytesRead } = await fh.read(buf, 0, buf.length, pos);
       if (bytesRead === 0) break;
       hasher.update(buf.subarray(0, bytesRead));
@@ -67,7 +67,10 @@ if (values.run) {
     const bytes = new Uint8Array(config.bytes).fill(1);
     const task = () => {
       const copy = bytes.slice();
-      return transfer({ source: { kind: 'bytes', bytes: copy }, start: 0, end: copy.length, output: 'root', opts: {} }, [copy.buffer]);
+      return transfer(
+        { source: { kind: 'bytes', bytes: copy }, start: 0, end: copy.length, output: 'root', opts: {} },
+        [copy.buffer],
+      );
     };
     for (let i = 0; i < 50; i++) await api.hashRange(task());
     const n = 500;
@@ -92,16 +95,18 @@ if (values.run) {
   const ms = performance.now() - t0;
   const size = statSync(file).size;
   const usage = process.resourceUsage();
-  console.log(JSON.stringify({
-    ...config,
-    ms,
-    mbps: size / 1e6 / (ms / 1e3),
-    tasks,
-    hex,
-    backend: backend(),
-    maxRssMiB: usage.maxRSS / 1024,
-    cpuMs: (usage.userCPUTime + usage.systemCPUTime) / 1e3,
-  }));
+  console.log(
+    JSON.stringify({
+      ...config,
+      ms,
+      mbps: size / 1e6 / (ms / 1e3),
+      tasks,
+      hex,
+      backend: backend(),
+      maxRssMiB: usage.maxRSS / 1024,
+      cpuMs: (usage.userCPUTime + usage.systemCPUTime) / 1e3,
+    }),
+  );
   process.exit(0);
 }
 
@@ -133,7 +138,10 @@ const results = new Map();
 const load = [loadavg()[0]];
 for (let r = 0; r < rounds; r++) {
   for (const config of configs) {
-    const res = spawnSync(process.execPath, [script, '--file', file, '--run', JSON.stringify(config)], { encoding: 'utf8', cwd: fileURLToPath(new URL('..', import.meta.url)) });
+    const res = spawnSync(process.execPath, [script, '--file', file, '--run', JSON.stringify(config)], {
+      encoding: 'utf8',
+      cwd: fileURLToPath(new URL('..', import.meta.url)),
+    });
     if (res.status !== 0) throw new Error(`${JSON.stringify(config)} failed: ${res.stderr}`);
     const row = JSON.parse(res.stdout.trim().split('\n').pop());
     const key = JSON.stringify(config);
@@ -146,7 +154,8 @@ const hexes = new Set();
 const summary = [];
 for (const rows of results.values()) {
   const out = { ...rows[0] };
-  for (const k of ['ms', 'mbps', 'maxRssMiB', 'cpuMs', 'perCallMs', 'inlineMs']) if (k in out) out[k] = median(rows.map((x) => x[k]));
+  for (const k of ['ms', 'mbps', 'maxRssMiB', 'cpuMs', 'perCallMs', 'inlineMs'])
+    if (k in out) out[k] = median(rows.map((x) => x[k]));
   if (out.hex) hexes.add(out.hex);
   delete out.hex;
   summary.push(out);
@@ -167,4 +176,11 @@ if (sweep.length >= 2) {
   };
   console.log(JSON.stringify({ perTaskOverhead: { wall: fit('ms'), cpu: fit('cpuMs') } }));
 }
-console.log(JSON.stringify({ sameHashEverywhere: hexes.size === 1, loadAverage1m: load, date: new Date().toISOString(), node: process.version }));
+console.log(
+  JSON.stringify({
+    sameHashEverywhere: hexes.size === 1,
+    loadAverage1m: load,
+    date: new Date().toISOString(),
+    node: process.version,
+  }),
+);

@@ -8,7 +8,9 @@ import { expect, test } from '../../../e2e/fixtures/test.ts';
 
 test('pool throughput', async ({ enginePage }) => {
   await enginePage.goto('/e2e/pages/worker.html');
-  await enginePage.waitForFunction(() => globalThis.blake3WebWorker !== undefined || globalThis.blake3WebError !== undefined);
+  await enginePage.waitForFunction(
+    () => globalThis.blake3WebWorker !== undefined || globalThis.blake3WebError !== undefined,
+  );
   const r = await enginePage.evaluate(async () => {
     const { core, worker } = globalThis.blake3WebWorker!;
     const MiB = 1024 * 1024;
@@ -22,7 +24,8 @@ test('pool throughput', async ({ enginePage }) => {
         label: 'one thread, 16 MiB reads',
         run: async () => {
           const h = core.blake3.create();
-          for (let a = 0; a < total; a += 16 * MiB) h.update(new Uint8Array(await blob.slice(a, a + 16 * MiB).arrayBuffer()));
+          for (let a = 0; a < total; a += 16 * MiB)
+            h.update(new Uint8Array(await blob.slice(a, a + 16 * MiB).arrayBuffer()));
           return h.digest();
         },
       },
@@ -51,7 +54,13 @@ test('pool throughput', async ({ enginePage }) => {
       const ms = [...ts].sort((a, b) => a - b)[2];
       return { label, ms: Math.round(ms), mbps: Math.round(total / 1e6 / (ms / 1e3)) };
     });
-    return { hardwareConcurrency: navigator.hardwareConcurrency, backend: core.backend(), userAgent: navigator.userAgent, sameHash: hashes.size === 1, rows };
+    return {
+      hardwareConcurrency: navigator.hardwareConcurrency,
+      backend: core.backend(),
+      userAgent: navigator.userAgent,
+      sameHash: hashes.size === 1,
+      rows,
+    };
   });
   console.log(JSON.stringify({ engine: enginePage.engine, date: new Date().toISOString(), ...r }));
   expect(r.sameHash).toBe(true);

@@ -25,6 +25,9 @@ const [, inline] = await Promise.all([
 ]);
 const source = inline.outputFiles[0].text;
 await Promise.all([
-  writeFile(`${dist}worker-source.js`, `// The browser worker (./worker.bundle.js), minified, as a string.\nexport default ${JSON.stringify(source)};\n`),
+  writeFile(
+    `${dist}worker-source.js`,
+    `// The browser worker (./worker.bundle.js), minified, as a string.\nexport default ${JSON.stringify(source)};\n`,
+  ),
   writeFile(`${dist}worker-source.d.ts`, 'declare const source: string;\nexport default source;\n'),
 ]);

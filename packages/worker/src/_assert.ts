@@ -7,7 +7,10 @@ export { anInteger, describe };
 export function aRange(start: unknown, end: unknown, size: number): void {
   const s = anInteger(start, 'start', 0, Number.MAX_SAFE_INTEGER);
   const e = anInteger(end, 'end', 0, Number.MAX_SAFE_INTEGER);
-  if (s >= e || e > size) throw new RangeError(`the range [start, end) must be non-empty and within the ${size}-byte input, got [${s}, ${e})`);
+  if (s >= e || e > size)
+    throw new RangeError(
+      `the range [start, end) must be non-empty and within the ${size}-byte input, got [${s}, ${e})`,
+    );
 }
 
 /** Whether `value` is a Blob, also one from another realm (an iframe's). */

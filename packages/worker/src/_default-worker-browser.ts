@@ -26,7 +26,9 @@ function startFromFile(): Worker {
 }
 
 async function sourceBlobUrl(): Promise<string> {
-  blobUrl ??= import('./worker-source.js').then(({ default: source }) => URL.createObjectURL(new Blob([source], { type: 'text/javascript' })));
+  blobUrl ??= import('./worker-source.js').then(({ default: source }) =>
+    URL.createObjectURL(new Blob([source], { type: 'text/javascript' })),
+  );
   return blobUrl;
 }
 

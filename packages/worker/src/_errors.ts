@@ -64,14 +64,18 @@ export function reviveError(e: unknown): unknown {
   if (typeof e !== 'object' || e === null || typeof (e as Partial<WireError>).errorClass !== 'string') return e;
   const wire = e as WireError;
   let out: Error;
-  if (wire.errorClass === 'DOMException' && typeof DOMException !== 'undefined') out = new DOMException(wire.message, wire.name);
+  if (wire.errorClass === 'DOMException' && typeof DOMException !== 'undefined')
+    out = new DOMException(wire.message, wire.name);
   else {
     out = new (NATIVE_ERRORS[wire.errorClass] ?? Error)(wire.message);
-    if (out.name !== wire.name) Object.defineProperty(out, 'name', { value: wire.name, writable: true, configurable: true });
+    if (out.name !== wire.name)
+      Object.defineProperty(out, 'name', { value: wire.name, writable: true, configurable: true });
   }
-  if (wire.stack !== undefined) Object.defineProperty(out, 'stack', { value: wire.stack, writable: true, configurable: true });
+  if (wire.stack !== undefined)
+    Object.defineProperty(out, 'stack', { value: wire.stack, writable: true, configurable: true });
   for (const key of ['code', 'errno', 'syscall', 'path'] as const) {
-    if (wire[key] !== undefined) Object.defineProperty(out, key, { value: wire[key], writable: true, configurable: true, enumerable: true });
+    if (wire[key] !== undefined)
+      Object.defineProperty(out, key, { value: wire[key], writable: true, configurable: true, enumerable: true });
   }
   return out;
 }

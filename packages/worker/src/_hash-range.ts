@@ -11,7 +11,8 @@ let backendReady: Promise<void> | undefined;
 export async function hashRange(task: HashTask, openFile: OpenFile): Promise<Uint8Array> {
   // The core may still be compiling its fastest backend; waiting once costs nothing later.
   await (backendReady ??= ready());
-  if (task.output === 'root' && task.start !== 0) throw new RangeError(`a root task must start at 0, got ${task.start}`);
+  if (task.output === 'root' && task.start !== 0)
+    throw new RangeError(`a root task must start at 0, got ${task.start}`);
   const reader = await openTaskReader(task, openFile);
   try {
     const out = await hashFromReader(task, reader);
@@ -31,8 +32,13 @@ export async function hashFromReader(task: HashTask, reader: RangeReader): Promi
 }
 
 /** Reads the task's range into `hasher` one piece at a time. */
-async function feed<H extends { update(bytes: Uint8Array): unknown }>(hasher: H, task: HashTask, reader: RangeReader): Promise<H> {
+async function feed<H extends { update(bytes: Uint8Array): unknown }>(
+  hasher: H,
+  task: HashTask,
+  reader: RangeReader,
+): Promise<H> {
   const { start, end } = task;
-  for (let a = start; a < end; a += reader.pieceBytes) hasher.update(await reader.read(a, Math.min(end, a + reader.pieceBytes)));
+  for (let a = start; a < end; a += reader.pieceBytes)
+    hasher.update(await reader.read(a, Math.min(end, a + reader.pieceBytes)));
   return hasher;
 }

@@ -5,7 +5,8 @@ import type { NodeWorkerLike, WorkerPort } from './_platform.js';
 
 export function nodeWorkerPort(worker: NodeWorkerLike, onDeath: (reason: WorkerDiedError) => void): WorkerPort {
   const onExit = (code: number) => onDeath(new WorkerDiedError(`the worker exited with code ${code}`));
-  const onError = (e: Error) => onDeath(new WorkerDiedError(`the worker failed: ${e?.message ?? String(e)}`, { cause: e }));
+  const onError = (e: Error) =>
+    onDeath(new WorkerDiedError(`the worker failed: ${e?.message ?? String(e)}`, { cause: e }));
   // The listeners stay for the worker's whole life: a worker terminated while its script was
   // still loading can emit 'error' afterwards, and an 'error' nobody listens to would crash the
   // process. After the first death they do nothing.

@@ -29,7 +29,8 @@ export const openFile: OpenFile = async (file) => {
     pieceBytes: FILE_PIECE_BYTES,
     async read(start, end) {
       const length = end - start;
-      if (buffer === undefined || buffer.length < length) buffer = spareBuffers.find((b) => b.length >= length) ?? new Uint8Array(length);
+      if (buffer === undefined || buffer.length < length)
+        buffer = spareBuffers.find((b) => b.length >= length) ?? new Uint8Array(length);
       const i = spareBuffers.indexOf(buffer);
       if (i >= 0) spareBuffers.splice(i, 1);
       let done = 0;
@@ -46,8 +47,10 @@ export const openFile: OpenFile = async (file) => {
       // mtime, a file renamed over the path since the hash started another inode, and those
       // bytes must not make it into a hash.
       const now = await handle.stat({ bigint: true });
-      if (now.dev !== file.dev || now.ino !== file.ino) throw notReadable(file.path, 'another file was put at its path');
-      if (now.size !== BigInt(file.size) || now.mtimeNs !== file.mtimeNs) throw notReadable(file.path, `it had ${file.size} bytes, now ${now.size}`);
+      if (now.dev !== file.dev || now.ino !== file.ino)
+        throw notReadable(file.path, 'another file was put at its path');
+      if (now.size !== BigInt(file.size) || now.mtimeNs !== file.mtimeNs)
+        throw notReadable(file.path, `it had ${file.size} bytes, now ${now.size}`);
     },
     async close() {
       if (buffer !== undefined && spareBuffers.length < MAX_SPARE_BUFFERS) spareBuffers.push(buffer);

@@ -32,7 +32,10 @@ export const BLOB_PIECE_BYTES = 8 * 1024 * 1024;
 export async function readBlobRange(blob: Blob, start: number, end: number): Promise<Uint8Array> {
   const bytes = new Uint8Array(await blob.slice(start, end).arrayBuffer());
   if (bytes.length !== end - start) {
-    throw new DOMException(`reading bytes [${start}, ${end}) gave ${bytes.length} bytes: the file changed while it was being hashed`, 'NotReadableError');
+    throw new DOMException(
+      `reading bytes [${start}, ${end}) gave ${bytes.length} bytes: the file changed while it was being hashed`,
+      'NotReadableError',
+    );
   }
   return bytes;
 }
@@ -66,7 +69,10 @@ export async function openTaskReader(task: HashTask, openFile: OpenFile): Promis
       aRange(start, end, anInteger(source.size, 'task.source.size', 0, Number.MAX_SAFE_INTEGER));
       const now = source.blob.size;
       if (now !== source.size) {
-        throw new DOMException(`the Blob had ${source.size} bytes when the hash started and says ${now} now: its size (blob.size) cannot be trusted`, 'NotReadableError');
+        throw new DOMException(
+          `the Blob had ${source.size} bytes when the hash started and says ${now} now: its size (blob.size) cannot be trusted`,
+          'NotReadableError',
+        );
       }
       return blobReader(source.blob);
     }
@@ -80,6 +86,8 @@ export async function openTaskReader(task: HashTask, openFile: OpenFile): Promis
       aRange(start, end, source.file.size);
       return openFile(source.file);
     default:
-      throw new TypeError(`task.source.kind must be 'blob', 'bytes' or 'file', got ${JSON.stringify((source as { kind: unknown }).kind)}`);
+      throw new TypeError(
+        `task.source.kind must be 'blob', 'bytes' or 'file', got ${JSON.stringify((source as { kind: unknown }).kind)}`,
+      );
   }
 }

@@ -10,9 +10,13 @@ export function webWorkerPort(worker: Worker, onDeath: (reason: WorkerDiedError)
   worker.addEventListener('error', (e: Event) => {
     e.preventDefault();
     const { error, message } = e as ErrorEvent;
-    onDeath(error instanceof WorkerStartError ? error : new WorkerDiedError(`the worker failed: ${message || 'error event'}`));
+    onDeath(
+      error instanceof WorkerStartError ? error : new WorkerDiedError(`the worker failed: ${message || 'error event'}`),
+    );
   });
-  worker.addEventListener('messageerror', () => onDeath(new WorkerDiedError('a message from the worker could not be deserialized')));
+  worker.addEventListener('messageerror', () =>
+    onDeath(new WorkerDiedError('a message from the worker could not be deserialized')),
+  );
   return {
     endpoint: worker as Endpoint,
     // A Web Worker never keeps a page or process alive on its own account.

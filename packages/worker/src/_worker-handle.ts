@@ -101,7 +101,8 @@ export class WorkerHandle {
   #checkLiveness(): void {
     const now = Date.now();
     if (this.#probeSentAt !== undefined) {
-      if (now - this.#probeSentAt >= this.#opts.livenessMs) this.#die(new WorkerDiedError(`the worker did not answer for ${now - this.#lastHeard} ms`));
+      if (now - this.#probeSentAt >= this.#opts.livenessMs)
+        this.#die(new WorkerDiedError(`the worker did not answer for ${now - this.#lastHeard} ms`));
       return;
     }
     if (now - this.#lastHeard < this.#opts.livenessMs) return;

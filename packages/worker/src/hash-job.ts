@@ -44,7 +44,13 @@ export function jobOpts(opts: unknown): JobOpts {
   if (context !== undefined) taskOpts.context = context;
   if (dkLen !== undefined) taskOpts.dkLen = dkLen;
   const mode = new Mode(taskOpts);
-  if (signal !== undefined && (typeof signal !== 'object' || signal === null || typeof signal.aborted !== 'boolean' || typeof signal.addEventListener !== 'function')) {
+  if (
+    signal !== undefined &&
+    (typeof signal !== 'object' ||
+      signal === null ||
+      typeof signal.aborted !== 'boolean' ||
+      typeof signal.addEventListener !== 'function')
+  ) {
     throw new TypeError(`opts.signal must be an AbortSignal, got ${describe(signal)}`);
   }
   if (onProgress !== undefined) aFunction(onProgress, 'opts.onProgress');
@@ -56,10 +62,16 @@ export function jobOpts(opts: unknown): JobOpts {
  * or negative size never ends, and every later step works from this one number; tasks check
  * the Blob still has it), or a file path as `snapshotFile` sees it where paths are accepted.
  */
-export async function jobInput(input: unknown, name: 'blob' | 'file', snapshotFile: Platform['snapshotFile']): Promise<JobInput> {
-  if (isBlob(input)) return { kind: 'blob', blob: input, size: anInteger(input.size, `${name}.size`, 0, Number.MAX_SAFE_INTEGER) };
+export async function jobInput(
+  input: unknown,
+  name: 'blob' | 'file',
+  snapshotFile: Platform['snapshotFile'],
+): Promise<JobInput> {
+  if (isBlob(input))
+    return { kind: 'blob', blob: input, size: anInteger(input.size, `${name}.size`, 0, Number.MAX_SAFE_INTEGER) };
   if (name === 'blob') throw new TypeError(`blob must be a Blob or File, got ${describe(input)}`);
-  if (typeof input !== 'string') throw new TypeError(`file must be a Blob, a File or a path string, got ${describe(input)}`);
+  if (typeof input !== 'string')
+    throw new TypeError(`file must be a Blob, a File or a path string, got ${describe(input)}`);
   if (input === '') throw new TypeError('file must be a Blob, a File or a path string, got an empty string');
   return { kind: 'file', file: await snapshotFile(input) };
 }
@@ -71,7 +83,9 @@ export function inputSize(input: JobInput): number {
 
 /** Where a task reads the input: the Blob or the file itself. */
 export function inputSource(input: JobInput): TaskSource {
-  return input.kind === 'blob' ? { kind: 'blob', blob: input.blob, size: input.size } : { kind: 'file', file: input.file };
+  return input.kind === 'blob'
+    ? { kind: 'blob', blob: input.blob, size: input.size }
+    : { kind: 'file', file: input.file };
 }
 
 /** One hash in progress. */
@@ -145,7 +159,9 @@ export class HashJob {
       // A worker that is not ours (createWorker) must not slip a wrong-sized value into a hash.
       const expected = this.#merger === undefined ? this.opts.mode.dkLen : 32;
       if (!(out instanceof Uint8Array) || out.length !== expected) {
-        throw new TypeError(`the worker answered ${describe(out)} for bytes [${range.start}, ${range.end}), not ${expected} bytes`);
+        throw new TypeError(
+          `the worker answered ${describe(out)} for bytes [${range.start}, ${range.end}), not ${expected} bytes`,
+        );
       }
       if (this.#merger === undefined) {
         this.#progress(range.end - range.start);
@@ -165,7 +181,11 @@ export class HashJob {
     if (e instanceof WorkerStartError) return this.fail(e);
     const attempts = this.#attempts.get(range.index) ?? 0;
     if (attempts >= 1) {
-      return this.fail(new WorkerDiedError(`a worker stopped twice while hashing bytes [${range.start}, ${range.end}): ${e.message}`, { cause: e }));
+      return this.fail(
+        new WorkerDiedError(`a worker stopped twice while hashing bytes [${range.start}, ${range.end}): ${e.message}`, {
+          cause: e,
+        }),
+      );
     }
     this.#attempts.set(range.index, attempts + 1);
     this.#retries.push(range.index);

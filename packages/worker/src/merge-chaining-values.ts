@@ -35,9 +35,13 @@ export class ChainingValueStack {
 
   /** The root hash (the mode's dkLen bytes), given the last subtree's chaining value; at least one subtree must have been added. */
   finalize(lastCv: Uint8Array): Uint8Array {
-    if (this.#cvStack.length === 0) throw new RangeError('finalize needs at least two subtrees: a single subtree is the whole input and is hashed directly');
+    if (this.#cvStack.length === 0)
+      throw new RangeError(
+        'finalize needs at least two subtrees: a single subtree is the whole input and is hashed directly',
+      );
     let right = lastCv;
-    for (let i = this.#cvStack.length - 1; i >= 1; i--) right = mergeSubtreesNonRoot(this.#cvStack[i], right, this.#mode);
+    for (let i = this.#cvStack.length - 1; i >= 1; i--)
+      right = mergeSubtreesNonRoot(this.#cvStack[i], right, this.#mode);
     return mergeSubtreesRoot(this.#cvStack[0], right, this.#mode);
   }
 }
@@ -56,8 +60,10 @@ export class InOrderMerger {
   #last: Uint8Array | undefined;
 
   constructor(count: number, window: number, mode: Mode = new Mode()) {
-    if (!Number.isSafeInteger(count) || count < 2) throw new RangeError(`count must be an integer of at least 2, got ${count}`);
-    if (!Number.isSafeInteger(window) || window < 1) throw new RangeError(`window must be a positive integer, got ${window}`);
+    if (!Number.isSafeInteger(count) || count < 2)
+      throw new RangeError(`count must be an integer of at least 2, got ${count}`);
+    if (!Number.isSafeInteger(window) || window < 1)
+      throw new RangeError(`window must be a positive integer, got ${window}`);
     this.#count = count;
     this.#window = window;
     this.#stack = new ChainingValueStack(mode);
@@ -74,8 +80,15 @@ export class InOrderMerger {
 
   /** Accepts subtree `index`'s chaining value; each index exactly once, less than `window` ahead of `next`. */
   accept(index: number, cv: Uint8Array): void {
-    if (!Number.isSafeInteger(index) || index < this.#next || index >= Math.min(this.#count, this.#next + this.#window) || this.#early.has(index)) {
-      throw new RangeError(`index must be a subtree not merged yet, below ${Math.min(this.#count, this.#next + this.#window)}, got ${index}`);
+    if (
+      !Number.isSafeInteger(index) ||
+      index < this.#next ||
+      index >= Math.min(this.#count, this.#next + this.#window) ||
+      this.#early.has(index)
+    ) {
+      throw new RangeError(
+        `index must be a subtree not merged yet, below ${Math.min(this.#count, this.#next + this.#window)}, got ${index}`,
+      );
     }
     this.#early.set(index, cv);
     for (let value = this.#early.get(this.#next); value !== undefined; value = this.#early.get(this.#next)) {
@@ -88,7 +101,8 @@ export class InOrderMerger {
 
   /** The root hash once every subtree's value has been accepted. */
   finalize(): Uint8Array {
-    if (this.#last === undefined) throw new RangeError(`finalize needs all ${this.#count} subtrees, ${this.#next} merged so far`);
+    if (this.#last === undefined)
+      throw new RangeError(`finalize needs all ${this.#count} subtrees, ${this.#next} merged so far`);
     return this.#stack.finalize(this.#last);
   }
 }

@@ -53,7 +53,8 @@ function floorPowerOfTwo(n: number): number {
  * one task that hashes the whole input.
  */
 export function planSubtrees(total: number, maxSubtreeBytes: number, workers: number): SubtreePlan {
-  if (!isSubtreeSize(maxSubtreeBytes)) throw new RangeError(`maxSubtreeBytes must be a power of two from ${CHUNK_LEN} to 2^30, got ${maxSubtreeBytes}`);
+  if (!isSubtreeSize(maxSubtreeBytes))
+    throw new RangeError(`maxSubtreeBytes must be a power of two from ${CHUNK_LEN} to 2^30, got ${maxSubtreeBytes}`);
   const minBytes = Math.min(MIN_SPLIT_SUBTREE_BYTES, maxSubtreeBytes);
   const wanted = Math.max(1, workers) * MIN_TASKS_PER_WORKER;
   let subtreeBytes = maxSubtreeBytes;

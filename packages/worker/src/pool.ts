@@ -19,7 +19,16 @@ import { WorkerDiedError } from './_errors.js';
 import { hashRange } from './_hash-range.js';
 import type { Platform, WorkerLike } from './_platform.js';
 import { WorkerHandle } from './_worker-handle.js';
-import { HashJob, inputSize, inputSource, jobInput, jobOpts, type HashFileOpts, type JobInput, type JobOpts } from './hash-job.js';
+import {
+  HashJob,
+  inputSize,
+  inputSource,
+  jobInput,
+  jobOpts,
+  type HashFileOpts,
+  type JobInput,
+  type JobOpts,
+} from './hash-job.js';
 import { DEFAULT_SUBTREE_BYTES, isSubtreeSize, planSubtrees, type SubtreeRange } from './plan-subtrees.js';
 
 export type { WorkerLike } from './_platform.js';
@@ -88,7 +97,13 @@ class WorkerPool implements Pool {
   #turn = 0;
   #terminated = false;
 
-  constructor(platform: Platform, size: number, subtreeBytes: number, createWorker: () => WorkerLike, internals: PoolInternals) {
+  constructor(
+    platform: Platform,
+    size: number,
+    subtreeBytes: number,
+    createWorker: () => WorkerLike,
+    internals: PoolInternals,
+  ) {
     this.#platform = platform;
     this.#slots = Array.from({ length: size }, () => ({ handle: undefined, inFlight: 0 }));
     this.#subtreeBytes = subtreeBytes;
@@ -139,7 +154,10 @@ class WorkerPool implements Pool {
     const hash =
       total === 0
         ? blake3(new Uint8Array(0), opts.taskOpts)
-        : await hashRange({ source: inputSource(input), start: 0, end: total, output: 'root', opts: opts.taskOpts }, this.#platform.openFile);
+        : await hashRange(
+            { source: inputSource(input), start: 0, end: total, output: 'root', opts: opts.taskOpts },
+            this.#platform.openFile,
+          );
     opts.signal?.throwIfAborted();
     opts.onProgress?.(total, total);
     return hash;
@@ -199,7 +217,11 @@ class WorkerPool implements Pool {
 
   #spawn(slot: Slot): WorkerHandle {
     const worker = this.#createWorker();
-    if (typeof worker !== 'object' || worker === null || typeof (worker as { postMessage?: unknown }).postMessage !== 'function') {
+    if (
+      typeof worker !== 'object' ||
+      worker === null ||
+      typeof (worker as { postMessage?: unknown }).postMessage !== 'function'
+    ) {
       throw new TypeError(`createWorker must return a Worker, got ${describe(worker)}`);
     }
     return new WorkerHandle(worker, {
@@ -215,13 +237,21 @@ class WorkerPool implements Pool {
 
 /** Creates a pool on `platform`; the package's entry points bind the platform (browser.ts, node.ts). */
 export function createPoolOn(platform: Platform, opts?: PoolOpts, internals: PoolInternals = {}): Pool {
-  if (opts !== undefined && (typeof opts !== 'object' || opts === null)) throw new TypeError(`opts must be an object, got ${describe(opts)}`);
+  if (opts !== undefined && (typeof opts !== 'object' || opts === null))
+    throw new TypeError(`opts must be an object, got ${describe(opts)}`);
   const { size, subtreeBytes, createWorker } = opts ?? {};
-  const workers = size === undefined ? Math.max(1, Math.min(MAX_DEFAULT_POOL_SIZE, platform.reportedParallelism())) : anInteger(size, 'opts.size', 1, 256);
+  const workers =
+    size === undefined
+      ? Math.max(1, Math.min(MAX_DEFAULT_POOL_SIZE, platform.reportedParallelism()))
+      : anInteger(size, 'opts.size', 1, 256);
   if (subtreeBytes !== undefined) {
     anInteger(subtreeBytes, 'opts.subtreeBytes', 1024, 2 ** 30);
-    if (!isSubtreeSize(subtreeBytes)) throw new RangeError(`opts.subtreeBytes must be a power of two from 1024 to 2^30, got ${subtreeBytes}`);
+    if (!isSubtreeSize(subtreeBytes))
+      throw new RangeError(`opts.subtreeBytes must be a power of two from 1024 to 2^30, got ${subtreeBytes}`);
   }
-  const spawn = createWorker === undefined ? () => platform.spawnDefaultWorker() : aFunction<() => WorkerLike>(createWorker, 'opts.createWorker');
+  const spawn =
+    createWorker === undefined
+      ? () => platform.spawnDefaultWorker()
+      : aFunction<() => WorkerLike>(createWorker, 'opts.createWorker');
   return new WorkerPool(platform, workers, subtreeBytes ?? DEFAULT_SUBTREE_BYTES, spawn, internals);
 }

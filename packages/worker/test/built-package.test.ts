@@ -28,7 +28,11 @@ describe('the built package', () => {
       console.log(bytesToHex(await createPool({ size: 2 }).hashBlob(new Blob([readFileSync(path)]))));
     `;
     // Run from the package directory so '@blake3-web/worker' resolves to this package's dist.
-    const res = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: packageDir, encoding: 'utf8', timeout: 120_000 });
+    const res = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: packageDir,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     assert.equal(res.error, undefined, 'the process exited by itself');
     assert.equal(res.stderr, '');
     assert.equal(res.status, 0);
@@ -45,14 +49,21 @@ describe('the built package', () => {
     const visit = (file: string) => {
       if (seen.has(file)) return;
       seen.add(file);
-      for (const [, spec] of readFileSync(file, 'utf8').matchAll(/(?:^|\n)\s*(?:import|export)[^'"]*?from\s*['"]([^'"]+)['"]/g)) {
+      for (const [, spec] of readFileSync(file, 'utf8').matchAll(
+        /(?:^|\n)\s*(?:import|export)[^'"]*?from\s*['"]([^'"]+)['"]/g,
+      )) {
         if (spec.startsWith('.')) visit(resolve(dirname(file), spec));
         else specifiers.push(spec);
       }
     };
     visit(join(packageDir, 'dist/index.js'));
     assert.ok(seen.has(join(packageDir, 'dist/pool.js')), 'the walk followed the imports');
-    assert.deepEqual([...new Set(specifiers)].sort(), ['@blake3-web/core', '@blake3-web/core/_assert', '@blake3-web/core/hazmat', 'comlink']);
+    assert.deepEqual([...new Set(specifiers)].sort(), [
+      '@blake3-web/core',
+      '@blake3-web/core/_assert',
+      '@blake3-web/core/hazmat',
+      'comlink',
+    ]);
     const bundle = readFileSync(join(packageDir, 'dist/worker.bundle.js'), 'utf8');
     assert.doesNotMatch(bundle, /(?:^|\n)\s*import[\s{*]/, 'no import statements');
     assert.doesNotMatch(bundle, /\bimport\(/, 'no dynamic imports');
@@ -83,4 +94,3 @@ describe('the built package', () => {
     assert.deepEqual(pkg.sideEffects.sort(), ['./dist/worker-node.js', './dist/worker.bundle.js', './dist/worker.js']);
   });
 });
-

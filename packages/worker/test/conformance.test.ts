@@ -9,7 +9,8 @@ it('conformance suite: pool.hashBlob() in every mode, output lengths 0, 1, 32 an
   const pool = createPool({ size: 2, subtreeBytes: 1024, createWorker: sourceWorker });
   after(() => pool.terminate());
   const report = await assertConformance({
-    hash: (input, { key, context, outputLength }) => pool.hashBlob(new Blob([input]), { key, context, dkLen: outputLength }),
+    hash: (input, { key, context, outputLength }) =>
+      pool.hashBlob(new Blob([input]), { key, context, dkLen: outputLength }),
   });
   assert.equal(report.planned, officialVectors.cases.length * 3 * 4);
 });

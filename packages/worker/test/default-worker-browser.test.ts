@@ -13,7 +13,9 @@ type PoolModule = typeof import('../src/pool.ts');
 const dist = new URL('../dist/', import.meta.url);
 const { WORKER_READY } = (await import(new URL('protocol.js', dist).href)) as typeof import('../src/protocol.ts');
 const { createPoolOn } = (await import(new URL('pool.js', dist).href)) as PoolModule;
-const { browserPlatform } = (await import(new URL('platform-browser.js', dist).href)) as typeof import('../src/platform-browser.ts');
+const { browserPlatform } = (await import(
+  new URL('platform-browser.js', dist).href
+)) as typeof import('../src/platform-browser.ts');
 const { WorkerStartError } = (await import(new URL('_errors.js', dist).href)) as typeof import('../src/_errors.ts');
 
 // Node 20 has EventTarget and MessageEvent but no ErrorEvent.
@@ -116,13 +118,19 @@ describe('the default browser worker', () => {
   it('when no way starts, a hash rejects at once with a WorkerStartError naming the fix, and no worker is tried again', async () => {
     StandInWorker.outcome = (kind) => (kind === 'file' ? 'fails to load' : 'refused');
     const { DefaultWorker } = await freshModule();
-    const platform: Platform = { ...browserPlatform, spawnDefaultWorker: () => new DefaultWorker() as unknown as Worker };
+    const platform: Platform = {
+      ...browserPlatform,
+      spawnDefaultWorker: () => new DefaultWorker() as unknown as Worker,
+    };
     // A liveness probe this slow cannot be what ends the hash.
     const pool = createPoolOn(platform, { size: 2, subtreeBytes: 64 * KiB }, { livenessMs: 600_000 });
     const blob = new Blob([new Uint8Array(1 * MiB)]);
     const isStartError = (e: unknown) => {
       assert.ok(e instanceof WorkerStartError, String(e));
-      assert.match(e.message, /did not load \(an 'error' event\), and a blob: worker of its source did not start either \(SecurityError: refused/);
+      assert.match(
+        e.message,
+        /did not load \(an 'error' event\), and a blob: worker of its source did not start either \(SecurityError: refused/,
+      );
       assert.match(e.message, /worker-src 'self' blob:/);
       return true;
     };

@@ -11,7 +11,11 @@ function acrossComlink(e: Error): unknown {
 
 describe('errors across the worker boundary', () => {
   it('come back as the class they were thrown as, with name, message and stack', () => {
-    for (const e of [new TypeError('opts.key must be a Uint8Array'), new RangeError('end out of range'), new Error('plain')]) {
+    for (const e of [
+      new TypeError('opts.key must be a Uint8Array'),
+      new RangeError('end out of range'),
+      new Error('plain'),
+    ]) {
       const back = acrossComlink(e) as Error;
       assert.equal(back.constructor, e.constructor);
       assert.equal(back.name, e.name);
@@ -30,7 +34,10 @@ describe('errors across the worker boundary', () => {
   });
 
   it("keep a Node system error's code, errno, syscall and path", async () => {
-    const e = (await readFile('/nonexistent/blake3-web').then(() => assert.fail('the file exists'), (x: unknown) => x)) as NodeJS.ErrnoException;
+    const e = (await readFile('/nonexistent/blake3-web').then(
+      () => assert.fail('the file exists'),
+      (x: unknown) => x,
+    )) as NodeJS.ErrnoException;
     const back = acrossComlink(e) as NodeJS.ErrnoException;
     assert.equal(back.name, 'Error');
     assert.equal(back.code, 'ENOENT');

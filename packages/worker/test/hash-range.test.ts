@@ -16,18 +16,38 @@ const noFiles: OpenFile = () => Promise.reject(new Error('no files here'));
 const modes: Blake3Opts[] = [{}, { key: paint(32, 1) }, { context: 'blake3-web hashRange test' }];
 
 /** Node's file reader with another piece size. */
-const openFileInPieces = (pieceBytes: number): OpenFile => async (file) => ({ ...(await openFile(file)), pieceBytes });
+const openFileInPieces =
+  (pieceBytes: number): OpenFile =>
+  async (file) => ({ ...(await openFile(file)), pieceBytes });
 
 describe("a worker's task (run on this thread)", () => {
   const input = paint(5000);
   const blob = new Blob([input]);
 
   it('hashes a subtree of a Blob, of bytes, and a whole input as the root', async () => {
-    const sub: HashTask = { source: { kind: 'blob', blob, size: blob.size }, start: 2048, end: 4096, output: 'subtree', opts: { context: 'c' } };
+    const sub: HashTask = {
+      source: { kind: 'blob', blob, size: blob.size },
+      start: 2048,
+      end: 4096,
+      output: 'subtree',
+      opts: { context: 'c' },
+    };
     assert.deepEqual(await hashRange(sub, noFiles), hashSubtree(input.subarray(2048, 4096), 2048, { context: 'c' }));
-    const bytes: HashTask = { source: { kind: 'bytes', bytes: input.slice(4096) }, start: 4096, end: 5000, output: 'subtree', opts: {} };
+    const bytes: HashTask = {
+      source: { kind: 'bytes', bytes: input.slice(4096) },
+      start: 4096,
+      end: 5000,
+      output: 'subtree',
+      opts: {},
+    };
     assert.deepEqual(await hashRange(bytes, noFiles), hashSubtree(input.subarray(4096), 4096));
-    const root: HashTask = { source: { kind: 'blob', blob, size: blob.size }, start: 0, end: 5000, output: 'root', opts: { dkLen: 77 } };
+    const root: HashTask = {
+      source: { kind: 'blob', blob, size: blob.size },
+      start: 0,
+      end: 5000,
+      output: 'root',
+      opts: { dkLen: 77 },
+    };
     assert.deepEqual(await hashRange(root, noFiles), blake3(input, { dkLen: 77 }));
   });
 
@@ -36,7 +56,10 @@ describe("a worker's task (run on this thread)", () => {
     for (let round = 0; round < 60; round++) {
       const subtreeBytes = 2 ** rng.int(11, 15);
       const pieceBytes = 2 ** rng.int(10, Math.log2(subtreeBytes));
-      const total = rng.pick([rng.int(subtreeBytes + 1, 20 * subtreeBytes), subtreeBytes * rng.int(2, 9) + rng.pick([-1024, -1, 0, 1, 1024])]);
+      const total = rng.pick([
+        rng.int(subtreeBytes + 1, 20 * subtreeBytes),
+        subtreeBytes * rng.int(2, 9) + rng.pick([-1024, -1, 0, 1, 1024]),
+      ]);
       const data = rng.bytes(total);
       const opts = modes[round % 3];
       const plan = planSubtrees(total, subtreeBytes, 1);
@@ -44,28 +67,72 @@ describe("a worker's task (run on this thread)", () => {
       const source: TaskSource = { kind: 'blob', blob, size: data.length };
       for (let i = 0; i < plan.count; i++) {
         const { start, end } = subtreeRange(plan, i);
-        const reader = round % 2 === 0 ? blobReader(blob, pieceBytes) : { ...bytesReader(data.slice(start, end), start), pieceBytes };
+        const reader =
+          round % 2 === 0
+            ? blobReader(blob, pieceBytes)
+            : { ...bytesReader(data.slice(start, end), start), pieceBytes };
         const got = await hashFromReader({ source, start, end, output: 'subtree', opts }, reader);
         const expected = hashSubtree(data.subarray(start, end), start, opts);
-        assert.equal(bytesToHex(got), bytesToHex(expected), `${total} bytes, subtree ${i} [${start}, ${end}) in ${pieceBytes}-byte pieces`);
+        assert.equal(
+          bytesToHex(got),
+          bytesToHex(expected),
+          `${total} bytes, subtree ${i} [${start}, ${end}) in ${pieceBytes}-byte pieces`,
+        );
       }
       const dkLen = rng.pick([0, 1, 32, 131]);
-      const root = await hashFromReader({ source, start: 0, end: total, output: 'root', opts: { ...opts, dkLen } }, blobReader(blob, pieceBytes));
-      assert.equal(bytesToHex(root), bytesToHex(blake3(data, { ...opts, dkLen })), `root of ${total} bytes in ${pieceBytes}-byte pieces`);
+      const root = await hashFromReader(
+        { source, start: 0, end: total, output: 'root', opts: { ...opts, dkLen } },
+        blobReader(blob, pieceBytes),
+      );
+      assert.equal(
+        bytesToHex(root),
+        bytesToHex(blake3(data, { ...opts, dkLen })),
+        `root of ${total} bytes in ${pieceBytes}-byte pieces`,
+      );
     }
   });
 
   it('rejects ranges that Blob.slice would clamp into a wrong hash', async () => {
-    const task = (start: number, end: number): HashTask => ({ source: { kind: 'blob', blob, size: blob.size }, start, end, output: 'subtree', opts: {} });
-    await assert.rejects(hashRange(task(4096, 5001), noFiles), { name: 'RangeError', message: /within the 5000-byte input/ });
+    const task = (start: number, end: number): HashTask => ({
+      source: { kind: 'blob', blob, size: blob.size },
+      start,
+      end,
+      output: 'subtree',
+      opts: {},
+    });
+    await assert.rejects(hashRange(task(4096, 5001), noFiles), {
+      name: 'RangeError',
+      message: /within the 5000-byte input/,
+    });
     await assert.rejects(hashRange(task(1024, 1024), noFiles), { name: 'RangeError', message: /non-empty/ });
     await assert.rejects(hashRange(task(-1024, 10), noFiles), { name: 'RangeError', message: /start/ });
-    await assert.rejects(hashRange(task(1000, 2000), noFiles), { name: 'RangeError', message: /inputOffset.*multiple of 1024/ });
-    await assert.rejects(hashRange({ ...task(0, 5000), output: 'root', start: 1024 }, noFiles), { name: 'RangeError', message: /root task must start at 0/ });
-    const short: HashTask = { source: { kind: 'bytes', bytes: new Uint8Array(10) }, start: 0, end: 11, output: 'subtree', opts: {} };
+    await assert.rejects(hashRange(task(1000, 2000), noFiles), {
+      name: 'RangeError',
+      message: /inputOffset.*multiple of 1024/,
+    });
+    await assert.rejects(hashRange({ ...task(0, 5000), output: 'root', start: 1024 }, noFiles), {
+      name: 'RangeError',
+      message: /root task must start at 0/,
+    });
+    const short: HashTask = {
+      source: { kind: 'bytes', bytes: new Uint8Array(10) },
+      start: 0,
+      end: 11,
+      output: 'subtree',
+      opts: {},
+    };
     await assert.rejects(hashRange(short, noFiles), { name: 'RangeError', message: /11 bytes long, got 10/ });
-    const unsized = { source: { kind: 'blob', blob }, start: 0, end: 1024, output: 'subtree', opts: {} } as unknown as HashTask;
-    await assert.rejects(hashRange(unsized, noFiles), { name: 'TypeError', message: /^task.source.size must be a number, got undefined/ });
+    const unsized = {
+      source: { kind: 'blob', blob },
+      start: 0,
+      end: 1024,
+      output: 'subtree',
+      opts: {},
+    } as unknown as HashTask;
+    await assert.rejects(hashRange(unsized, noFiles), {
+      name: 'TypeError',
+      message: /^task.source.size must be a number, got undefined/,
+    });
     const odd = { source: { kind: 'socket' }, start: 0, end: 1, output: 'subtree', opts: {} } as unknown as HashTask;
     await assert.rejects(hashRange(odd, noFiles), { name: 'TypeError', message: /task.source.kind/ });
   });
@@ -76,16 +143,34 @@ describe("a worker's task (run on this thread)", () => {
     writeFileSync(path, data);
     const info = statSync(path);
     const file = fileSnapshot(path, statSync(path, { bigint: true }));
-    const task = (start: number, end: number, f = file): HashTask => ({ source: { kind: 'file', file: f }, start, end, output: 'subtree', opts: {} });
-    assert.deepEqual(await hashRange(task(16384, 32768), openFileInPieces(4096)), hashSubtree(data.subarray(16384, 32768), 16384));
+    const task = (start: number, end: number, f = file): HashTask => ({
+      source: { kind: 'file', file: f },
+      start,
+      end,
+      output: 'subtree',
+      opts: {},
+    });
+    assert.deepEqual(
+      await hashRange(task(16384, 32768), openFileInPieces(4096)),
+      hashSubtree(data.subarray(16384, 32768), 16384),
+    );
     assert.deepEqual(await hashRange({ ...task(0, 40_000), output: 'root' }, openFileInPieces(2048)), blake3(data));
     await assert.rejects(hashRange(task(32768, 40_001), openFile), { name: 'RangeError', message: /40000-byte input/ });
     utimesSync(path, info.atime, new Date(info.mtimeMs + 5000));
-    await assert.rejects(hashRange(task(0, 1024), openFile), { name: 'NotReadableError', message: /changed while it was being hashed/ });
+    await assert.rejects(hashRange(task(0, 1024), openFile), {
+      name: 'NotReadableError',
+      message: /changed while it was being hashed/,
+    });
     writeFileSync(path, data.subarray(0, 30_000));
     const shrunk = { ...file, mtimeNs: statSync(path, { bigint: true }).mtimeNs };
-    await assert.rejects(hashRange(task(16384, 32768, shrunk), openFile), { name: 'NotReadableError', message: /ended at byte 30000/ });
-    await assert.rejects(hashRange(task(0, 1024, { ...file, path: path + '.gone' }), openFile), { code: 'ENOENT', syscall: 'open' });
+    await assert.rejects(hashRange(task(16384, 32768, shrunk), openFile), {
+      name: 'NotReadableError',
+      message: /ended at byte 30000/,
+    });
+    await assert.rejects(hashRange(task(0, 1024, { ...file, path: path + '.gone' }), openFile), {
+      code: 'ENOENT',
+      syscall: 'open',
+    });
   });
 });
 
@@ -97,7 +182,16 @@ describe('reading Blobs', () => {
       size: 8192,
       slice: (start: number, end: number) => new Blob([data.subarray(start, Math.min(end, 6000))]),
     } as unknown as Blob;
-    const task: HashTask = { source: { kind: 'blob', blob: shrinking, size: 8192 }, start: 4096, end: 8192, output: 'subtree', opts: {} };
-    await assert.rejects(hashRange(task, noFiles), { name: 'NotReadableError', message: /\[4096, 8192\) gave 1904 bytes/ });
+    const task: HashTask = {
+      source: { kind: 'blob', blob: shrinking, size: 8192 },
+      start: 4096,
+      end: 8192,
+      output: 'subtree',
+      opts: {},
+    };
+    await assert.rejects(hashRange(task, noFiles), {
+      name: 'NotReadableError',
+      message: /\[4096, 8192\) gave 1904 bytes/,
+    });
   });
 });

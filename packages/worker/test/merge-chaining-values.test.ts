@@ -41,7 +41,11 @@ describe('merging subtree chaining values', () => {
           const stack = new ChainingValueStack(new Mode({ ...opts, dkLen }));
           for (const cv of cvs.slice(0, -1)) stack.addSubtreeChainingValue(cv);
           const root = stack.finalize(cvs[cvs.length - 1]);
-          assert.equal(bytesToHex(root), bytesToHex(blake3(input, { ...opts, dkLen })), `${name}, ${total} bytes, dkLen ${dkLen}`);
+          assert.equal(
+            bytesToHex(root),
+            bytesToHex(blake3(input, { ...opts, dkLen })),
+            `${name}, ${total} bytes, dkLen ${dkLen}`,
+          );
         }
       }
     }
@@ -82,13 +86,20 @@ describe('merging subtree chaining values', () => {
       }
       assert.equal(merger.done, true);
       assert.equal(merger.next, plan.count);
-      assert.equal(bytesToHex(merger.finalize()), bytesToHex(blake3(input, { ...opts, dkLen })), `${total} bytes in ${s}-byte subtrees`);
+      assert.equal(
+        bytesToHex(merger.finalize()),
+        bytesToHex(blake3(input, { ...opts, dkLen })),
+        `${total} bytes in ${s}-byte subtrees`,
+      );
     }
   });
 
   it('rejects misuse instead of producing a hash', () => {
     assert.throws(() => new InOrderMerger(1, 4), { name: 'RangeError', message: /count.*at least 2/ });
-    assert.throws(() => new InOrderMerger(3, 0), { name: 'RangeError', message: /window must be a positive integer, got 0/ });
+    assert.throws(() => new InOrderMerger(3, 0), {
+      name: 'RangeError',
+      message: /window must be a positive integer, got 0/,
+    });
     // A value further ahead than the window would wait unbounded: refused.
     const ahead = new InOrderMerger(10, 2);
     assert.throws(() => ahead.accept(2, new Uint8Array(32)), { name: 'RangeError', message: /below 2, got 2/ });

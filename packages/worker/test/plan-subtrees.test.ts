@@ -2,7 +2,13 @@ import { maxSubtreeLen } from '@blake3-web/core/hazmat';
 import { Random, testSeed } from '@blake3-web/testkit';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MIN_SPLIT_SUBTREE_BYTES, isSubtreeSize, planSubtrees, subtreeRange, type SubtreePlan } from '../src/plan-subtrees.ts';
+import {
+  MIN_SPLIT_SUBTREE_BYTES,
+  isSubtreeSize,
+  planSubtrees,
+  subtreeRange,
+  type SubtreePlan,
+} from '../src/plan-subtrees.ts';
 import { KiB, MiB } from './_helpers.ts';
 
 /** Every range of a plan, checked to tile [0, total) with valid subtrees. */
@@ -37,7 +43,11 @@ describe('planSubtrees', () => {
     // 12 MiB on 2 workers: 4 tasks wanted, so 2 MiB subtrees (not 8 + 4).
     assert.deepEqual(planSubtrees(12 * MiB, 8 * MiB, 2), { total: 12 * MiB, subtreeBytes: 2 * MiB, count: 6 });
     assert.deepEqual(planSubtrees(32 * MiB, 8 * MiB, 2), { total: 32 * MiB, subtreeBytes: 8 * MiB, count: 4 });
-    assert.deepEqual(planSubtrees(3 * MiB, 8 * MiB, 4), { total: 3 * MiB, subtreeBytes: MIN_SPLIT_SUBTREE_BYTES, count: 3 });
+    assert.deepEqual(planSubtrees(3 * MiB, 8 * MiB, 4), {
+      total: 3 * MiB,
+      subtreeBytes: MIN_SPLIT_SUBTREE_BYTES,
+      count: 3,
+    });
     // A small explicit maximum is never exceeded, and the floor follows it down.
     assert.deepEqual(planSubtrees(100 * KiB, 64 * KiB, 3), { total: 100 * KiB, subtreeBytes: 64 * KiB, count: 2 });
   });
@@ -57,7 +67,11 @@ describe('planSubtrees', () => {
     const rng = new Random(testSeed());
     for (let i = 0; i < 500; i++) {
       const max = 2 ** rng.int(10, 24);
-      const total = rng.pick([rng.int(0, 4 * max), rng.int(0, 300 * max), max * rng.int(1, 40) + rng.pick([-1024, -1, 0, 1, 1024])]);
+      const total = rng.pick([
+        rng.int(0, 4 * max),
+        rng.int(0, 300 * max),
+        max * rng.int(1, 40) + rng.pick([-1024, -1, 0, 1, 1024]),
+      ]);
       const plan = planSubtrees(Math.max(0, total), max, rng.int(1, 8));
       assert.ok(plan.subtreeBytes <= max && isSubtreeSize(plan.subtreeBytes));
       checkPlan(plan);

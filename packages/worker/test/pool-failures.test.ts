@@ -14,7 +14,11 @@ const S = 64 * KiB;
 const HANG_GUARD_MS = 60_000;
 
 function pool(opts: PoolOpts = {}, livenessMs?: number): Pool {
-  const p = createPoolOn(nodePlatform, { size: 2, subtreeBytes: S, createWorker: sourceWorker, ...opts }, { livenessMs });
+  const p = createPoolOn(
+    nodePlatform,
+    { size: 2, subtreeBytes: S, createWorker: sourceWorker, ...opts },
+    { livenessMs },
+  );
   after(() => p.terminate());
   return p;
 }
@@ -40,14 +44,22 @@ describe('abort', () => {
 
   it('an already aborted signal rejects at once with its reason (a DOMException AbortError by default)', async () => {
     const p = pool();
-    await assert.rejects(p.hashBlob(new Blob([paint(10 * S)]), { signal: AbortSignal.abort() }), { name: 'AbortError' });
+    await assert.rejects(p.hashBlob(new Blob([paint(10 * S)]), { signal: AbortSignal.abort() }), {
+      name: 'AbortError',
+    });
     const reason = new RangeError('why not');
     await assert.rejects(p.hashBlob(new Blob([paint(10)]), { signal: AbortSignal.abort(reason) }), (e) => e === reason);
   });
 
   it('stops outstanding work: no task starts after the abort', async () => {
     let started = 0;
-    const p = pool({ size: 1, createWorker: () => { started++; return sourceWorker(); } });
+    const p = pool({
+      size: 1,
+      createWorker: () => {
+        started++;
+        return sourceWorker();
+      },
+    });
     const controller = new AbortController();
     let progressCalls = 0;
     const hashing = p.hashBlob(new Blob([paint(400 * S)]), {
@@ -69,17 +81,27 @@ describe('abort', () => {
 describe('worker deaths', () => {
   it('a worker killed mid-call is replaced and its task retried: the hash is right', async () => {
     const workers: Worker[] = [];
-    const p = pool({ createWorker: () => { const w = sourceWorker(); workers.push(w); return w; } });
+    const p = pool({
+      createWorker: () => {
+        const w = sourceWorker();
+        workers.push(w);
+        return w;
+      },
+    });
     const input = paint(300 * S + 99);
     let killed = false;
-    const hash = await settlesWithin(p.hashBlob(new Blob([input]), {
-      onProgress: (done) => {
-        if (!killed && done >= 20 * S) {
-          killed = true;
-          void workers[0].terminate();
-        }
-      },
-    }), HANG_GUARD_MS, 'hash with a killed worker');
+    const hash = await settlesWithin(
+      p.hashBlob(new Blob([input]), {
+        onProgress: (done) => {
+          if (!killed && done >= 20 * S) {
+            killed = true;
+            void workers[0].terminate();
+          }
+        },
+      }),
+      HANG_GUARD_MS,
+      'hash with a killed worker',
+    );
     assert.deepEqual(hash, blake3(input));
     assert.equal(workers.length, 3, 'one replacement worker was started');
     assert.deepEqual(await p.hashBlob(new Blob([input])), blake3(input));
@@ -88,10 +110,13 @@ describe('worker deaths', () => {
   it('a task that kills its worker twice rejects with WorkerDiedError, and the pool recovers', async () => {
     let crashing = true;
     const p = pool({ createWorker: () => (crashing ? scriptWorker('./_crashing-worker.mjs') : sourceWorker()) });
-    await assert.rejects(settlesWithin(p.hashBlob(new Blob([paint(8 * S)])), HANG_GUARD_MS, 'hash on crashing workers'), {
-      name: 'WorkerDiedError',
-      message: /stopped twice.*exited with code 7/,
-    });
+    await assert.rejects(
+      settlesWithin(p.hashBlob(new Blob([paint(8 * S)])), HANG_GUARD_MS, 'hash on crashing workers'),
+      {
+        name: 'WorkerDiedError',
+        message: /stopped twice.*exited with code 7/,
+      },
+    );
     crashing = false;
     assert.deepEqual(await p.hashBlob(new Blob([paint(8 * S)])), blake3(paint(8 * S)));
   });
@@ -122,7 +147,11 @@ describe('worker deaths', () => {
 
   it('createWorker throwing rejects the hash with its error', async () => {
     const oops = new Error('no workers allowed');
-    const p = pool({ createWorker: () => { throw oops; } });
+    const p = pool({
+      createWorker: () => {
+        throw oops;
+      },
+    });
     await assert.rejects(p.hashBlob(new Blob([paint(4 * S)])), (e) => e === oops);
   });
 });
@@ -141,13 +170,16 @@ describe('read errors', () => {
         }
       },
     });
-    await assert.rejects(settlesWithin(hashing, HANG_GUARD_MS, 'hash of a vanishing file'), (e: NodeJS.ErrnoException) => {
-      assert.equal(e.code, 'ENOENT');
-      assert.equal(e.syscall, 'open');
-      assert.match(e.message, /^ENOENT: no such file or directory, open .*vanishing\.bin/);
-      assert.match(e.stack ?? '', /ENOENT/);
-      return true;
-    });
+    await assert.rejects(
+      settlesWithin(hashing, HANG_GUARD_MS, 'hash of a vanishing file'),
+      (e: NodeJS.ErrnoException) => {
+        assert.equal(e.code, 'ENOENT');
+        assert.equal(e.syscall, 'open');
+        assert.match(e.message, /^ENOENT: no such file or directory, open .*vanishing\.bin/);
+        assert.match(e.stack ?? '', /ENOENT/);
+        return true;
+      },
+    );
     assert.deepEqual(await p.hashBlob(new Blob([paint(10 * S)])), blake3(paint(10 * S)), 'the pool still hashes');
   });
 
@@ -236,7 +268,10 @@ describe('terminate', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     p.terminate();
     for (const hashing of pending) {
-      await assert.rejects(settlesWithin(hashing, HANG_GUARD_MS, 'pending hash'), { name: 'AbortError', message: /terminated/ });
+      await assert.rejects(settlesWithin(hashing, HANG_GUARD_MS, 'pending hash'), {
+        name: 'AbortError',
+        message: /terminated/,
+      });
     }
     await assert.rejects(p.hashBlob(new Blob([paint(10)])), { name: 'InvalidStateError' });
     p.terminate();
@@ -256,32 +291,68 @@ describe('bad arguments', () => {
   it('createPool names the argument', () => {
     assert.throws(() => createPool({ size: 0 }), { name: 'RangeError', message: /opts.size.*got 0/ });
     assert.throws(() => createPool({ size: 1.5 }), { name: 'RangeError', message: /opts.size/ });
-    assert.throws(() => createPool({ size: '2' as never }), { name: 'TypeError', message: /opts.size must be a number, got a string/ });
-    assert.throws(() => createPool({ subtreeBytes: 3000 }), { name: 'RangeError', message: /opts.subtreeBytes.*power of two.*3000/ });
+    assert.throws(() => createPool({ size: '2' as never }), {
+      name: 'TypeError',
+      message: /opts.size must be a number, got a string/,
+    });
+    assert.throws(() => createPool({ subtreeBytes: 3000 }), {
+      name: 'RangeError',
+      message: /opts.subtreeBytes.*power of two.*3000/,
+    });
     assert.throws(() => createPool({ subtreeBytes: 512 }), { name: 'RangeError', message: /opts.subtreeBytes/ });
-    assert.throws(() => createPool({ createWorker: 'worker.js' as never }), { name: 'TypeError', message: /opts.createWorker must be a function/ });
+    assert.throws(() => createPool({ createWorker: 'worker.js' as never }), {
+      name: 'TypeError',
+      message: /opts.createWorker must be a function/,
+    });
     assert.throws(() => createPool(42 as never), { name: 'TypeError', message: /opts must be an object/ });
   });
 
   it('hashBlob and hashFile name the argument', async () => {
     const p = pool();
     const blob = new Blob([paint(10)]);
-    await assert.rejects(p.hashBlob('hello' as never), { name: 'TypeError', message: /blob must be a Blob or File, got a string/ });
+    await assert.rejects(p.hashBlob('hello' as never), {
+      name: 'TypeError',
+      message: /blob must be a Blob or File, got a string/,
+    });
     await assert.rejects(p.hashBlob(new Uint8Array(4) as never), { name: 'TypeError', message: /blob.*Uint8Array/ });
-    await assert.rejects(p.hashFile(42 as never), { name: 'TypeError', message: /file must be a Blob, a File or a path/ });
+    await assert.rejects(p.hashFile(42 as never), {
+      name: 'TypeError',
+      message: /file must be a Blob, a File or a path/,
+    });
     await assert.rejects(p.hashFile(''), { name: 'TypeError', message: /empty string/ });
     await assert.rejects(p.hashBlob(blob, { dkLen: -1 }), { name: 'RangeError', message: /opts.dkLen/ });
-    await assert.rejects(p.hashBlob(blob, { dkLen: 2 ** 40 }), { name: 'RangeError', message: /^opts.dkLen must be at most 2\^30/ });
+    await assert.rejects(p.hashBlob(blob, { dkLen: 2 ** 40 }), {
+      name: 'RangeError',
+      message: /^opts.dkLen must be at most 2\^30/,
+    });
     await assert.rejects(p.hashBlob(blob, { dkLen: '32' as never }), { name: 'TypeError', message: /opts.dkLen/ });
-    await assert.rejects(p.hashBlob(blob, { key: new Uint8Array(31) }), { name: 'RangeError', message: /opts.key must be 32 bytes/ });
-    await assert.rejects(p.hashBlob(blob, { key: new Uint8Array(32), context: 'x' }), { name: 'TypeError', message: /key and opts.context/ });
-    await assert.rejects(p.hashBlob(blob, { context: 7 as never }), { name: 'TypeError', message: /opts.context must be a string/ });
-    await assert.rejects(p.hashBlob(blob, { signal: {} as never }), { name: 'TypeError', message: /opts.signal must be an AbortSignal/ });
-    await assert.rejects(p.hashBlob(blob, { onProgress: 1 as never }), { name: 'TypeError', message: /opts.onProgress must be a function/ });
+    await assert.rejects(p.hashBlob(blob, { key: new Uint8Array(31) }), {
+      name: 'RangeError',
+      message: /opts.key must be 32 bytes/,
+    });
+    await assert.rejects(p.hashBlob(blob, { key: new Uint8Array(32), context: 'x' }), {
+      name: 'TypeError',
+      message: /key and opts.context/,
+    });
+    await assert.rejects(p.hashBlob(blob, { context: 7 as never }), {
+      name: 'TypeError',
+      message: /opts.context must be a string/,
+    });
+    await assert.rejects(p.hashBlob(blob, { signal: {} as never }), {
+      name: 'TypeError',
+      message: /opts.signal must be an AbortSignal/,
+    });
+    await assert.rejects(p.hashBlob(blob, { onProgress: 1 as never }), {
+      name: 'TypeError',
+      message: /opts.onProgress must be a function/,
+    });
     await assert.rejects(p.hashBlob(blob, 'fast' as never), { name: 'TypeError', message: /opts must be an object/ });
     // A worker that returns nonsense is not trusted either.
     const q = pool({ createWorker: () => ({}) as never });
-    await assert.rejects(q.hashBlob(new Blob([paint(4 * S)])), { name: 'TypeError', message: /createWorker must return a Worker/ });
+    await assert.rejects(q.hashBlob(new Blob([paint(4 * S)])), {
+      name: 'TypeError',
+      message: /createWorker must return a Worker/,
+    });
   });
 
   it('a Blob whose size is not a safe non-negative integer is rejected up front, naming its size; never pends', async () => {
@@ -303,23 +374,34 @@ describe('bad arguments', () => {
     for (const [size, name, message] of sizes) {
       // A Blob whose own size getter lies, and an object that only looks like a Blob.
       const lying = Object.defineProperty(new Blob([data]), 'size', { get: () => size });
-      const tagged = { [Symbol.toStringTag]: 'Blob', size, slice: (a: number, b: number) => new Blob([data.subarray(a, b)]) } as unknown as Blob;
+      const tagged = {
+        [Symbol.toStringTag]: 'Blob',
+        size,
+        slice: (a: number, b: number) => new Blob([data.subarray(a, b)]),
+      } as unknown as Blob;
       for (const [what, hashing] of [
         ['blob', p.hashBlob(lying)],
         ['blob', p.hashBlob(tagged)],
         ['file', p.hashFile(lying)],
         ['file', p.hashFile(tagged)],
       ] as const) {
-        await assert.rejects(settlesWithin(hashing, HANG_GUARD_MS, `hash of a Blob of size ${String(size)}`), (e: Error) => {
-          assert.equal(e.name, name, `size ${String(size)}: ${e.message}`);
-          assert.ok(e.message.startsWith(`${what}.size must be`), e.message);
-          assert.match(e.message, message);
-          return true;
-        });
+        await assert.rejects(
+          settlesWithin(hashing, HANG_GUARD_MS, `hash of a Blob of size ${String(size)}`),
+          (e: Error) => {
+            assert.equal(e.name, name, `size ${String(size)}: ${e.message}`);
+            assert.ok(e.message.startsWith(`${what}.size must be`), e.message);
+            assert.match(e.message, message);
+            return true;
+          },
+        );
       }
     }
     const oops = new Error('size unknown');
-    const throwing = Object.defineProperty(new Blob([data]), 'size', { get: () => { throw oops; } });
+    const throwing = Object.defineProperty(new Blob([data]), 'size', {
+      get: () => {
+        throw oops;
+      },
+    });
     await assert.rejects(p.hashBlob(throwing), (e) => e === oops);
   });
 

@@ -23,9 +23,28 @@ function pool(size: number, subtreeBytes = S): Pool {
 
 /** Sizes around what the planner and the tree shape could get wrong, for subtrees of S bytes. */
 const boundarySizes = [
-  0, 1, 1023, 1024, 1025, 64 * KiB, 64 * KiB + 1, // inlined below 64 KiB + 1
-  S + 1024, 2 * S - 1024, 2 * S - 1, 2 * S, 2 * S + 1, 2 * S + 1024,
-  3 * S + 1, 4 * S - 1, 4 * S, 4 * S + 1, 8 * S - 1024, 8 * S, 8 * S + 1024, 16 * S + 1, 33 * S - 1,
+  0,
+  1,
+  1023,
+  1024,
+  1025,
+  64 * KiB,
+  64 * KiB + 1, // inlined below 64 KiB + 1
+  S + 1024,
+  2 * S - 1024,
+  2 * S - 1,
+  2 * S,
+  2 * S + 1,
+  2 * S + 1024,
+  3 * S + 1,
+  4 * S - 1,
+  4 * S,
+  4 * S + 1,
+  8 * S - 1024,
+  8 * S,
+  8 * S + 1024,
+  16 * S + 1,
+  33 * S - 1,
 ];
 
 describe('pool hashes equal blake3()', () => {
@@ -34,7 +53,11 @@ describe('pool hashes equal blake3()', () => {
       const p = pool(size);
       for (const total of boundarySizes) {
         const input = paint(total);
-        assert.equal(bytesToHex(await p.hashBlob(new Blob([input]))), bytesToHex(blake3(input)), `pool of ${size}, ${total} bytes`);
+        assert.equal(
+          bytesToHex(await p.hashBlob(new Blob([input]))),
+          bytesToHex(blake3(input)),
+          `pool of ${size}, ${total} bytes`,
+        );
       }
     }
   });
@@ -48,7 +71,11 @@ describe('pool hashes equal blake3()', () => {
         for (const dkLen of [0, 1, 32, 131]) {
           const got = await p.hashBlob(blob, { ...opts, dkLen });
           assert.equal(got.length, dkLen);
-          assert.equal(bytesToHex(got), bytesToHex(blake3(input, { ...opts, dkLen })), `${name}, ${total} bytes, dkLen ${dkLen}`);
+          assert.equal(
+            bytesToHex(got),
+            bytesToHex(blake3(input, { ...opts, dkLen })),
+            `${name}, ${total} bytes, dkLen ${dkLen}`,
+          );
         }
       }
     }
@@ -67,7 +94,11 @@ describe('pool hashes equal blake3()', () => {
       writeFileSync(path, input);
       assert.equal(bytesToHex(await p.hashBlob(new Blob([input]), opts)), expected, `Blob of ${total} bytes, ${name}`);
       assert.equal(bytesToHex(await p.hashFile(path, opts)), expected, `path of ${total} bytes, ${name}`);
-      assert.equal(bytesToHex(await p.hashBlob(await openAsBlob(path), opts)), expected, `fs.openAsBlob of ${total} bytes, ${name}`);
+      assert.equal(
+        bytesToHex(await p.hashBlob(await openAsBlob(path), opts)),
+        expected,
+        `fs.openAsBlob of ${total} bytes, ${name}`,
+      );
     }
   });
 
@@ -79,7 +110,11 @@ describe('pool hashes equal blake3()', () => {
       const path = join(dir, `${total}.bin`);
       writeFileSync(path, input);
       const expected = bytesToHex(blake3(input, { context: 'pieces' }));
-      assert.equal(bytesToHex(await p.hashBlob(new Blob([input]), { context: 'pieces' })), expected, `Blob of ${total} bytes`);
+      assert.equal(
+        bytesToHex(await p.hashBlob(new Blob([input]), { context: 'pieces' })),
+        expected,
+        `Blob of ${total} bytes`,
+      );
       assert.equal(bytesToHex(await p.hashFile(path, { context: 'pieces' })), expected, `path of ${total} bytes`);
     }
   });
@@ -105,11 +140,18 @@ describe('progress', () => {
     const p = pool(3);
     for (const total of [37 * S + 5, S + 1, 1000, 0]) {
       const calls: [number, number][] = [];
-      await settlesWithin(p.hashBlob(new Blob([paint(total)]), { onProgress: (done, all) => calls.push([done, all]) }), 60_000, 'hashBlob');
+      await settlesWithin(
+        p.hashBlob(new Blob([paint(total)]), { onProgress: (done, all) => calls.push([done, all]) }),
+        60_000,
+        'hashBlob',
+      );
       assert.ok(calls.length >= 1, `${total} bytes: progress was reported`);
       for (const [i, [done, all]] of calls.entries()) {
         assert.equal(all, total);
-        assert.ok(done >= (i === 0 ? 0 : calls[i - 1][0]) && done <= total, `${total} bytes: call ${i} reports ${done}`);
+        assert.ok(
+          done >= (i === 0 ? 0 : calls[i - 1][0]) && done <= total,
+          `${total} bytes: call ${i} reports ${done}`,
+        );
         if (i > 0) assert.ok(done > calls[i - 1][0], 'each call reports new bytes');
       }
       assert.equal(calls[calls.length - 1][0], total);
@@ -120,7 +162,14 @@ describe('progress', () => {
   it('a throwing callback rejects the hash with its error, and the pool goes on', async () => {
     const p = pool(2);
     const boom = new Error('progress bar broke');
-    await assert.rejects(p.hashBlob(new Blob([paint(10 * S)]), { onProgress: () => { throw boom; } }), (e) => e === boom);
+    await assert.rejects(
+      p.hashBlob(new Blob([paint(10 * S)]), {
+        onProgress: () => {
+          throw boom;
+        },
+      }),
+      (e) => e === boom,
+    );
     assert.deepEqual(await p.hashBlob(new Blob([paint(10 * S)])), blake3(paint(10 * S)));
   });
 });

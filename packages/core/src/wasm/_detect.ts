@@ -28,6 +28,11 @@ export function compilationAllowed(): true | Promise<boolean> {
     new WebAssembly.Module(probe);
     return true;
   } catch {
-    return Promise.resolve(probe).then((b) => WebAssembly.compile(b)).then(() => true, () => false);
+    return Promise.resolve(probe)
+      .then((b) => WebAssembly.compile(b))
+      .then(
+        () => true,
+        () => false,
+      );
   }
 }

@@ -17,5 +17,8 @@ export function kernelModule(options: KernelOptions = {}): Uint8Array<ArrayBuffe
   // (1 MiB: 2006-2084 vs 1846-1977 MB/s) and tie in SpiderMonkey and JSC.
   const opts: Required<KernelOptions> = { loads: options.loads ?? 'transpose', interleave: options.interleave ?? 2 };
   const g = gTemplates();
-  return encodeModule([chunksFunction(opts, g.simd), xofFunction(g.simd), manyFunction(g.simd), oneFunction(g.scalar)], { name: 'memory', pages: PAGES });
+  return encodeModule(
+    [chunksFunction(opts, g.simd), xofFunction(g.simd), manyFunction(g.simd), oneFunction(g.scalar)],
+    { name: 'memory', pages: PAGES },
+  );
 }

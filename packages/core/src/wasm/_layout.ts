@@ -49,7 +49,7 @@ export const MANY_JOB_WORDS = 8;
  * messages longer than one chunk (each such chunk but the last is 1024 bytes, the last >= 64).
  */
 export const MANY_CV = MANY_JOBS + 4 * MANY_JOB_WORDS * MANY_MAX_JOBS;
-export const MANY_CV_SLOTS = 6 * (MANY_MAX_JOBS * BLOCK_LEN / CHUNK_LEN);
+export const MANY_CV_SLOTS = 6 * ((MANY_MAX_JOBS * BLOCK_LEN) / CHUNK_LEN);
 /** Root outputs, words 0-7 (the digest's first 32 bytes), one slot per message of the piece. */
 export const MANY_OUT = MANY_CV + 32 * MANY_CV_SLOTS;
 /** Root output words 8-15 go this many bytes after words 0-7, when the call asks for them. */

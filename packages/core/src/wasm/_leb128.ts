@@ -13,7 +13,8 @@ export function writeU32(out: ByteSink, n: number): void {
     out.push(n);
     return;
   }
-  if (!Number.isInteger(n) || n < 0 || n > 0xffffffff) throw new RangeError(`u32 immediate must be an integer in [0, 2^32), got ${n}`);
+  if (!Number.isInteger(n) || n < 0 || n > 0xffffffff)
+    throw new RangeError(`u32 immediate must be an integer in [0, 2^32), got ${n}`);
   while (n >= 0x80) {
     out.push((n % 0x80) | 0x80);
     n = Math.floor(n / 0x80);

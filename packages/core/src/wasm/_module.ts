@@ -2,10 +2,34 @@
 // whose lengths are computed, never written by hand. Pure: the same calls give the same bytes.
 import { u32, writeS32, writeU32, type ByteSink } from './_leb128.js';
 import {
-  EMPTY_BLOCK, FUNC_TYPE, I32_CONST, SIMD_I8X16_SHUFFLE, SIMD_PREFIX, SIMD_V128_CONST, blockOp, branchOp, exportKind, localOp,
-  memOp, plainOp, sectionId, simdLaneOp, simdMemLaneOp, simdMemOp, simdOp, valType,
-  type BlockOp, type BranchOp, type LocalOp, type MemOp, type PlainOp, type SimdLaneOp, type SimdMemLaneOp,
-  type SimdMemOp, type SimdOp, type ValType,
+  EMPTY_BLOCK,
+  FUNC_TYPE,
+  I32_CONST,
+  SIMD_I8X16_SHUFFLE,
+  SIMD_PREFIX,
+  SIMD_V128_CONST,
+  blockOp,
+  branchOp,
+  exportKind,
+  localOp,
+  memOp,
+  plainOp,
+  sectionId,
+  simdLaneOp,
+  simdMemLaneOp,
+  simdMemOp,
+  simdOp,
+  valType,
+  type BlockOp,
+  type BranchOp,
+  type LocalOp,
+  type MemOp,
+  type PlainOp,
+  type SimdLaneOp,
+  type SimdMemLaneOp,
+  type SimdMemOp,
+  type SimdOp,
+  type ValType,
 } from './_opcodes.js';
 
 /**
@@ -168,7 +192,8 @@ export class FunctionBody {
   /** The instructions so far as a template; every local index must be a slot below 128 (one byte). */
   template(): Template {
     const code = this.#code.bytes();
-    for (const at of this.#slots) if (code[at] > 0x7f) throw new RangeError(`template slots must be below 128, got ${code[at]}`);
+    for (const at of this.#slots)
+      if (code[at] > 0x7f) throw new RangeError(`template slots must be below 128, got ${code[at]}`);
     return { code, slots: [...this.#slots] };
   }
 
@@ -252,7 +277,7 @@ export class FunctionBody {
   /** The code entry: size, locals grouped in runs of one type, instructions, `end`. */
   encode(): Uint8Array<ArrayBuffer> {
     const runs: number[][] = [];
-    for (let i = 0; i < this.#locals.length; ) {
+    for (let i = 0; i < this.#locals.length;) {
       let j = i;
       while (j < this.#locals.length && this.#locals[j] === this.#locals[i]) j++;
       runs.push([...u32(j - i), valType[this.#locals[i]]]);
@@ -279,7 +304,11 @@ export type FuncDef = { readonly name: string; readonly type: FuncType; readonly
  * An exported function without results, its signature stated once: `params` names each
  * parameter and its type, in order, and `build` gets them as typed locals.
  */
-export function func<P extends Record<string, ValType>>(name: string, params: P, build: (f: FunctionBody, p: { readonly [K in keyof P]: Local<P[K]> }) => void): FuncDef {
+export function func<P extends Record<string, ValType>>(
+  name: string,
+  params: P,
+  build: (f: FunctionBody, p: { readonly [K in keyof P]: Local<P[K]> }) => void,
+): FuncDef {
   const names = Object.keys(params);
   const body = new FunctionBody(names.length);
   build(body, Object.fromEntries(names.map((n, i) => [n, i])) as { readonly [K in keyof P]: Local<P[K]> });
@@ -287,8 +316,15 @@ export function func<P extends Record<string, ValType>>(name: string, params: P,
 }
 
 /** A module of exported functions over one exported memory of `pages` 64 KiB pages. */
-export function encodeModule(funcs: readonly FuncDef[], memory?: { name: string; pages: number }): Uint8Array<ArrayBuffer> {
-  const types = funcs.map((f) => [FUNC_TYPE, ...vec(f.type.params.map((t) => [valType[t]])), ...vec(f.type.results.map((t) => [valType[t]]))]);
+export function encodeModule(
+  funcs: readonly FuncDef[],
+  memory?: { name: string; pages: number },
+): Uint8Array<ArrayBuffer> {
+  const types = funcs.map((f) => [
+    FUNC_TYPE,
+    ...vec(f.type.params.map((t) => [valType[t]])),
+    ...vec(f.type.results.map((t) => [valType[t]])),
+  ]);
   // Not named `exports`: linters take `exports.x` for CommonJS.
   const exportEntries = funcs.map((f, i) => [...name(f.name), exportKind.func, ...u32(i)]);
   const out = new ByteWriter();

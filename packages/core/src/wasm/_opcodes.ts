@@ -95,7 +95,19 @@ export const SIMD_V128_CONST = 0x0c;
 export const SIMD_I8X16_SHUFFLE = 0x0d;
 
 /** Section ids (core spec 5.5.2). */
-export const sectionId = { type: 1, import: 2, function: 3, table: 4, memory: 5, global: 6, export: 7, start: 8, element: 9, code: 10, data: 11 } as const;
+export const sectionId = {
+  type: 1,
+  import: 2,
+  function: 3,
+  table: 4,
+  memory: 5,
+  global: 6,
+  export: 7,
+  start: 8,
+  element: 9,
+  code: 10,
+  data: 11,
+} as const;
 
 /** Export kinds (core spec 5.5.10). */
 export const exportKind = { func: 0x00, table: 0x01, memory: 0x02, global: 0x03 } as const;

@@ -19,8 +19,14 @@ function shapeMismatch(module: WebAssembly.Module): string | undefined {
   if (imports.length > 0) return `it imports ${imports.map((i) => `${i.module}.${i.name}`).join(', ')}`;
   const entries = WebAssembly.Module.exports(module);
   const names = Object.keys(EXPORTS);
-  const kinds = entries.map((e) => `${e.name}:${e.kind}`).sort().join(', ');
-  const expected = names.map((n) => `${n}:${EXPORTS[n] === 'memory' ? 'memory' : 'function'}`).sort().join(', ');
+  const kinds = entries
+    .map((e) => `${e.name}:${e.kind}`)
+    .sort()
+    .join(', ');
+  const expected = names
+    .map((n) => `${n}:${EXPORTS[n] === 'memory' ? 'memory' : 'function'}`)
+    .sort()
+    .join(', ');
   return kinds === expected ? undefined : `it exports ${kinds || 'nothing'}, the kernel ${expected}`;
 }
 
@@ -35,7 +41,8 @@ function instanceMismatch(instance: WebAssembly.Instance): string | undefined {
   return bytes === PAGES * 65536 ? undefined : `its memory has ${bytes / 65536} pages, the kernel's ${PAGES}`;
 }
 
-const equal = (a: ArrayLike<number>, b: ArrayLike<number>): boolean => a.length === b.length && Array.prototype.every.call(a, (x: number, i: number) => x === b[i]);
+const equal = (a: ArrayLike<number>, b: ArrayLike<number>): boolean =>
+  a.length === b.length && Array.prototype.every.call(a, (x: number, i: number) => x === b[i]);
 
 /** Every entry point of `k` against the JS kernels on one known input; the first that differs. */
 function answerMismatch(instance: WebAssembly.Instance): string | undefined {
@@ -44,7 +51,8 @@ function answerMismatch(instance: WebAssembly.Instance): string | undefined {
   const key = Uint32Array.from(IV);
   // 8 chunks: the kernel's loop over two interleaved lane groups, then 3 levels of parents.
   const input = new Uint8Array(8 * CHUNK_LEN).map((_, i) => i % 251);
-  const expected = new Uint32Array(8), got = new Uint32Array(8);
+  const expected = new Uint32Array(8),
+    got = new Uint32Array(8);
   jsKernels.chunks(input, 0, 8, 7, key, 0, 3, expected, 0);
   k.chunks(input, 0, 8, 7, key, 0, 3, got, 0);
   if (!equal(got, expected)) return 'its chunks() hash differs from the JS kernel';
@@ -52,7 +60,8 @@ function answerMismatch(instance: WebAssembly.Instance): string | undefined {
   // One 64-byte message as a root node: its output blocks, its single-chunk hash, its batch hash.
   const block = new Uint32Array(input.buffer, 0, 16);
   const node: KernelNode = { cv: key, block, blockLen: BLOCK_LEN, flags: CHUNK_START | CHUNK_END };
-  const blocks = new Uint8Array(4 * BLOCK_LEN), ref = new Uint8Array(4 * BLOCK_LEN);
+  const blocks = new Uint8Array(4 * BLOCK_LEN),
+    ref = new Uint8Array(4 * BLOCK_LEN);
   jsKernels.rootBlocks(node, ref, 0, 4, 0, 0);
   k.rootBlocks(node, blocks, 0, 4, 0, 0);
   if (!equal(blocks, ref)) return 'its xof() output differs from the JS kernel';
@@ -80,9 +89,12 @@ const NAME = 'options.module';
  */
 export async function suppliedKernel(module: unknown): Promise<WebAssembly.Instance> {
   if (!isModule(module)) {
-    throw new TypeError(`${NAME} must be a WebAssembly.Module (@blake3-web/core/kernel.wasm, compiled), got ${describe(module)}`);
+    throw new TypeError(
+      `${NAME} must be a WebAssembly.Module (@blake3-web/core/kernel.wasm, compiled), got ${describe(module)}`,
+    );
   }
-  const wrong = (why: string) => new TypeError(`${NAME} is not the @blake3-web/core kernel.wasm of this version: ${why}`);
+  const wrong = (why: string) =>
+    new TypeError(`${NAME} is not the @blake3-web/core kernel.wasm of this version: ${why}`);
   const shape = shapeMismatch(module);
   if (shape) throw wrong(shape);
   let instance: WebAssembly.Instance;

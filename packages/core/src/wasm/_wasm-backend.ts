@@ -1,7 +1,16 @@
 import { BLOCK_LEN, CHUNK_LEN, ROOT } from '../_constants.js';
 import type { Kernels } from '../_kernels.js';
 import { kernelModule } from './_generator.js';
-import { CV_PTR, IN_PTR, KEY_PTR, MAX_CHUNKS, ROOT_PTR, XOF_MAX_GROUPS, XOF_PTR, type KernelExports } from './_layout.js';
+import {
+  CV_PTR,
+  IN_PTR,
+  KEY_PTR,
+  MAX_CHUNKS,
+  ROOT_PTR,
+  XOF_MAX_GROUPS,
+  XOF_PTR,
+  type KernelExports,
+} from './_layout.js';
 
 const TWO_POW_32 = 0x100000000;
 
@@ -70,7 +79,7 @@ export function wrap(instance: WebAssembly.Instance): Kernels {
         outPos += n * BLOCK_LEN;
         blocks -= n;
         lo += n;
-        if (lo >= TWO_POW_32) (lo -= TWO_POW_32), (hi = (hi + 1) >>> 0);
+        if (lo >= TWO_POW_32) ((lo -= TWO_POW_32), (hi = (hi + 1) >>> 0));
       }
     },
   };

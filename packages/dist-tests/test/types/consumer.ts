@@ -16,4 +16,16 @@ const left: Uint8Array = hashSubtree(new Uint8Array(1024), 0);
 const root: Uint8Array = mergeSubtreesRoot(left, left);
 const digest: Promise<Uint8Array> = new Blake3Stream().digest;
 
-export const used = [options, active, hex, root, digest, ready(options), createPool, hashFile, verifyResponse, Blake3IntegrityPlugin, main] as const;
+export const used = [
+  options,
+  active,
+  hex,
+  root,
+  digest,
+  ready(options),
+  createPool,
+  hashFile,
+  verifyResponse,
+  Blake3IntegrityPlugin,
+  main,
+] as const;

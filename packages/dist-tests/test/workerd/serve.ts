@@ -13,14 +13,20 @@ import { build } from 'esbuild';
 const here = fileURLToPath(new URL('.', import.meta.url));
 const workerd = fileURLToPath(new URL('../../node_modules/.bin/workerd', import.meta.url));
 
-export type Workerd<S extends string> = { readonly url: Record<S, string>; readonly pid: number; stop(): Promise<void> };
+export type Workerd<S extends string> = {
+  readonly url: Record<S, string>;
+  readonly pid: number;
+  stop(): Promise<void>;
+};
 /** A file, or module text that resolves imports from this package. */
 export type WorkerSource = { readonly file: string } | { readonly contents: string };
 
 /** Bundles the Worker into `dir` as worker.js and kernel.wasm; `core`, if given, is the file `@blake3-web/core` resolves to. */
 async function bundle(source: WorkerSource, dir: string, core?: string): Promise<void> {
   await build({
-    ...('file' in source ? { entryPoints: [source.file] } : { stdin: { contents: source.contents, resolveDir: join(here, '../..'), sourcefile: 'worker.js' } }),
+    ...('file' in source
+      ? { entryPoints: [source.file] }
+      : { stdin: { contents: source.contents, resolveDir: join(here, '../..'), sourcefile: 'worker.js' } }),
     outfile: join(dir, 'worker.js'),
     bundle: true,
     format: 'esm',
@@ -40,7 +46,11 @@ async function bundle(source: WorkerSource, dir: string, core?: string): Promise
         setup(b) {
           b.onResolve({ filter: /\.wasm$/ }, async (args) => {
             if (args.pluginData === 'wasm') return undefined;
-            const resolved = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, pluginData: 'wasm' });
+            const resolved = await b.resolve(args.path, {
+              kind: args.kind,
+              resolveDir: args.resolveDir,
+              pluginData: 'wasm',
+            });
             if (resolved.errors.length > 0) return { errors: resolved.errors };
             copyFileSync(resolved.path, join(dir, 'kernel.wasm'));
             return { path: './kernel.wasm', external: true };
@@ -53,11 +63,15 @@ async function bundle(source: WorkerSource, dir: string, core?: string): Promise
 
 const config = (services: readonly string[]) => `using Workerd = import "/workerd/workerd.capnp";
 const config :Workerd.Config = (
-  services = [${services.map((s) => `(name = "${s}", worker = (
+  services = [${services
+    .map(
+      (s) => `(name = "${s}", worker = (
     modules = [(name = "worker.js", esModule = embed "worker.js"), (name = "kernel.wasm", wasm = embed "kernel.wasm")],
     compatibilityDate = "2026-11-01",
     bindings = [(name = "SUPPLY", text = "${s}")],
-  ))`).join(', ')}],
+  ))`,
+    )
+    .join(', ')}],
   sockets = [${services.map((s) => `(name = "${s}", http = (), service = "${s}")`).join(', ')}],
 );
 `;
@@ -74,7 +88,11 @@ function listen(): Promise<Server> {
 const fdOf = (server: Server) => (server as unknown as { _handle: { fd: number } })._handle.fd;
 
 /** The Worker from `source` served as each of `services`, on free ports of 127.0.0.1 (`core`: see bundle). */
-export async function startWorkerd<S extends string>(source: WorkerSource, services: readonly S[], core?: string): Promise<Workerd<S>> {
+export async function startWorkerd<S extends string>(
+  source: WorkerSource,
+  services: readonly S[],
+  core?: string,
+): Promise<Workerd<S>> {
   const dir = mkdtempSync(join(tmpdir(), 'blake3-workerd-'));
   let child: ChildProcess | undefined;
   const servers: Server[] = [];
@@ -82,14 +100,18 @@ export async function startWorkerd<S extends string>(source: WorkerSource, servi
     await bundle(source, dir, core);
     writeFileSync(join(dir, 'config.capnp'), config(services));
     for (const _ of services) servers.push(await listen());
-    const url = Object.fromEntries(services.map((s, i) => [s, `http://127.0.0.1:${(servers[i].address() as { port: number }).port}`])) as Record<S, string>;
+    const url = Object.fromEntries(
+      services.map((s, i) => [s, `http://127.0.0.1:${(servers[i].address() as { port: number }).port}`]),
+    ) as Record<S, string>;
     // The sockets become fds 3, 4, ... of workerd.
     const args = ['serve', 'config.capnp', ...services.map((s, i) => `--socket-fd=${s}=${3 + i}`)];
     child = spawn(workerd, args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe', ...servers.map(fdOf)] });
     let output = '';
     child.stdout!.on('data', (d) => (output += d));
     child.stderr!.on('data', (d) => (output += d));
-    const exited = new Promise<never>((_, reject) => child!.once('exit', (code) => reject(new Error(`workerd exited (${code}): ${output}`))));
+    const exited = new Promise<never>((_, reject) =>
+      child!.once('exit', (code) => reject(new Error(`workerd exited (${code}): ${output}`))),
+    );
     // workerd owns the sockets now; the connection is accepted once it serves.
     for (const s of servers) s.close();
     await Promise.race([fetch(url[services[0]]).then((r) => r.text()), exited]);

@@ -9,7 +9,12 @@ import { paint } from '../../../testkit/src/paint.ts';
 
 type Env = { readonly SUPPLY: string };
 /** What /vectors computes: the official vectors' inputs and modes. */
-export type VectorsRequest = { readonly key: string; readonly context: string; readonly lengths: readonly number[]; readonly outLen: number };
+export type VectorsRequest = {
+  readonly key: string;
+  readonly context: string;
+  readonly lengths: readonly number[];
+  readonly outLen: number;
+};
 export type VectorsResponse = {
   readonly before: string;
   readonly backend: string;
@@ -22,7 +27,8 @@ export type SelectResponse = { readonly backend: string; readonly ms: number };
 
 let selectMs: number | undefined;
 
-const json = (value: unknown) => new Response(JSON.stringify(value), { headers: { 'content-type': 'application/json' } });
+const json = (value: unknown) =>
+  new Response(JSON.stringify(value), { headers: { 'content-type': 'application/json' } });
 
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {

@@ -16,7 +16,10 @@ export interface GatedTransformer {
   stop(reason: unknown): void;
 }
 
-export function gatedPair(transformer: GatedTransformer): { readable: ReadableStream<Uint8Array>; writable: WritableStream<Uint8Array> } {
+export function gatedPair(transformer: GatedTransformer): {
+  readable: ReadableStream<Uint8Array>;
+  writable: WritableStream<Uint8Array>;
+} {
   const outputs: Uint8Array[] = [];
   let failure: { reason: unknown } | undefined;
   let ended = false;

@@ -19,13 +19,15 @@ export const MAX_BATCH_LOG = 20;
 
 export function resolveLeafBytes(opts: BaoTreeOpts | undefined, name = 'opts'): number {
   if (opts === undefined) return leafLen(0);
-  if (typeof opts !== 'object' || opts === null) throw new TypeError(`${name} must be an object, got ${describe(opts)}`);
+  if (typeof opts !== 'object' || opts === null)
+    throw new TypeError(`${name} must be an object, got ${describe(opts)}`);
   return leafLen(aSmallLog(opts.chunkGroupLog, `${name}.chunkGroupLog`, MAX_GROUP_LOG));
 }
 
 /** A Bao hash: 32 bytes, or 64 hex digits. */
 export function baoHash(hash: unknown, name = 'hash'): Uint8Array {
   const bytes = digestBytes(hash, name);
-  if (bytes.length !== CV_LEN) throw new RangeError(`${name} must be ${CV_LEN} bytes (a Bao hash), got ${bytes.length}`);
+  if (bytes.length !== CV_LEN)
+    throw new RangeError(`${name} must be ${CV_LEN} bytes (a Bao hash), got ${bytes.length}`);
   return bytes;
 }

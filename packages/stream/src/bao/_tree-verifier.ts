@@ -3,7 +3,15 @@ import { mergeManySubtreesNonRoot } from '@blake3-web/core/hazmat';
 import { digestsEqual } from '../_digest.js';
 import { IntegrityError } from '../integrity-error.js';
 import { leafChainingValue, parentChainingValue } from './_node-hash.js';
-import { CHUNK_LEN, CV_LEN, leftSubtreeBytes, PARENT_LEN, readLengthHeader, sliceRange, wantedSubtree } from './tree-shape.js';
+import {
+  CHUNK_LEN,
+  CV_LEN,
+  leftSubtreeBytes,
+  PARENT_LEN,
+  readLengthHeader,
+  sliceRange,
+  wantedSubtree,
+} from './tree-shape.js';
 
 /** The next node in the encoding, which the driver reads and hands to the matching method. */
 export type NodeKind = 'header' | 'parent' | 'leaf' | 'done';
@@ -62,8 +70,11 @@ export class TreeVerifier {
   }
 
   header(bytes: Uint8Array): void {
-    const len = (this.#contentLen = readLengthHeader(bytes, (why) => IntegrityError.corrupt(this.#hash, `the Bao encoding ${why}: it is corrupt`)));
-    const range = this.#range === undefined ? { start: 0, end: len } : sliceRange(len, this.#range.start, this.#range.count);
+    const len = (this.#contentLen = readLengthHeader(bytes, (why) =>
+      IntegrityError.corrupt(this.#hash, `the Bao encoding ${why}: it is corrupt`),
+    ));
+    const range =
+      this.#range === undefined ? { start: 0, end: len } : sliceRange(len, this.#range.start, this.#range.count);
     this.#rangeStart = range.start;
     this.#rangeEnd = range.end;
     this.#starts[0] = 0;

@@ -20,7 +20,10 @@ export class ByteCursor {
 
   take(n: number): Uint8Array {
     if (n > this.remaining) {
-      throw IntegrityError.corrupt(this.hash, `${this.name} ended early: ${n} more bytes needed at byte ${this.#pos}, ${this.remaining} left`);
+      throw IntegrityError.corrupt(
+        this.hash,
+        `${this.name} ended early: ${n} more bytes needed at byte ${this.#pos}, ${this.remaining} left`,
+      );
     }
     return this.bytes.subarray(this.#pos, (this.#pos += n));
   }
@@ -64,7 +67,12 @@ export function verifyInMemory(verifier: TreeVerifier, tree: ByteCursor, content
       const bytes = sink.space(start, len);
       let p = 0;
       let c = 0;
-      visitSubtree(len, leafBytes, () => parents.set(tree.take(PARENT_LEN), (p += PARENT_LEN) - PARENT_LEN), (n) => bytes.set(tree.take(n), (c += n) - n));
+      visitSubtree(
+        len,
+        leafBytes,
+        () => parents.set(tree.take(PARENT_LEN), (p += PARENT_LEN) - PARENT_LEN),
+        (n) => bytes.set(tree.take(n), (c += n) - n),
+      );
       let done = 0;
       verifier.subtree(parents, bytes, (n) => sink.verified(start + done, bytes.subarray(done, (done += n))));
     } else if (!combined && tree.remaining >= outboardSubtreeLen(len, leafBytes) && content.remaining >= len) {

@@ -90,7 +90,10 @@ class BaoVerifier implements GatedTransformer {
     await this.#run(emit, true);
     if (this.#verifier.kind !== 'done') {
       const what = this.#outboard ? 'content' : 'Bao encoding';
-      throw IntegrityError.corrupt(this.#hash, `the ${what} ended early: ${this.#input.size} bytes left over after byte ${this.#consumed}, not enough for the next node`);
+      throw IntegrityError.corrupt(
+        this.#hash,
+        `the ${what} ended early: ${this.#input.size} bytes left over after byte ${this.#consumed}, not enough for the next node`,
+      );
     }
     await this.#outboard?.finish();
   }
@@ -120,7 +123,10 @@ class BaoVerifier implements GatedTransformer {
         if (kind === 'done') {
           if (input.size > 0) {
             const what = outboard ? 'content' : 'Bao encoding';
-            throw IntegrityError.corrupt(this.#hash, `the ${what} has ${input.size} bytes after the end of its tree, at byte ${this.#consumed}`);
+            throw IntegrityError.corrupt(
+              this.#hash,
+              `the ${what} has ${input.size} bytes after the end of its tree, at byte ${this.#consumed}`,
+            );
           }
           return;
         }
@@ -156,7 +162,12 @@ class BaoVerifier implements GatedTransformer {
               parents = this.#parents.subarray(0, parentBytes);
               let p = 0;
               let c = 0;
-              visitSubtree(len, leafBytes, () => input.takeInto(parents, (p += PARENT_LEN) - PARENT_LEN, PARENT_LEN), (n) => input.takeInto(content, (c += n) - n, n));
+              visitSubtree(
+                len,
+                leafBytes,
+                () => input.takeInto(parents, (p += PARENT_LEN) - PARENT_LEN, PARENT_LEN),
+                (n) => input.takeInto(content, (c += n) - n, n),
+              );
             }
             this.#consumed += encodedBytes;
             verifier.subtree(parents, content, verified);

@@ -25,13 +25,19 @@ const PIECE_BYTES = 64 * 1024;
  * const encoded = baoCombine(blob.stream(), outboard); // a ReadableStream of the combined encoding
  * ```
  */
-export function baoCombine(content: ReadableStream<Uint8Array>, outboard: Uint8Array, opts?: BaoTreeOpts): ReadableStream<Uint8Array> {
-  if (!(content instanceof ReadableStream)) throw new TypeError(`content must be a ReadableStream, got ${describe(content)}`);
+export function baoCombine(
+  content: ReadableStream<Uint8Array>,
+  outboard: Uint8Array,
+  opts?: BaoTreeOpts,
+): ReadableStream<Uint8Array> {
+  if (!(content instanceof ReadableStream))
+    throw new TypeError(`content must be a ReadableStream, got ${describe(content)}`);
   aUint8Array(outboard, 'outboard');
   const leafBytes = resolveLeafBytes(opts);
   const contentLen = readLengthHeader(outboard, (why) => new RangeError(`outboard ${why}`));
   const expected = HEADER_LEN + outboardSubtreeLen(contentLen, leafBytes);
-  if (outboard.length !== expected) throw new RangeError(`an outboard for ${contentLen} content bytes has ${expected} bytes, got ${outboard.length}`);
+  if (outboard.length !== expected)
+    throw new RangeError(`an outboard for ${contentLen} content bytes has ${expected} bytes, got ${outboard.length}`);
 
   const tree = outboard.slice();
   const walk = preOrder(contentLen, { leafBytes });
@@ -82,7 +88,8 @@ export function baoCombine(content: ReadableStream<Uint8Array>, outboard: Uint8A
       const step = walk.next();
       if (step.done) {
         // Nothing may follow: the content must be exactly as long as the header says.
-        if (await fill(1)) throw new RangeError(`content is longer than the ${contentLen} bytes its outboard describes`);
+        if (await fill(1))
+          throw new RangeError(`content is longer than the ${contentLen} bytes its outboard describes`);
         if (size > 0) controller.enqueue(concatBytes(pieces, size));
         controller.close();
         return;
@@ -93,7 +100,8 @@ export function baoCombine(content: ReadableStream<Uint8Array>, outboard: Uint8A
         treePos += PARENT_LEN;
         size += PARENT_LEN;
       } else {
-        if (!(await fill(node.len))) throw new RangeError(`content ended after ${received} bytes; its outboard describes ${contentLen}`);
+        if (!(await fill(node.len)))
+          throw new RangeError(`content ended after ${received} bytes; its outboard describes ${contentLen}`);
         const leaf = queue.take(node.len)!;
         pieces.push(leaf);
         size += leaf.length;

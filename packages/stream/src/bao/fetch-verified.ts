@@ -32,7 +32,11 @@ export interface FetchVerifiedOpts extends Omit<BaoVerifyOpts, 'outboard'> {
  * const res2 = await fetchVerified('/files/movie.mp4', hash, { outboard: '/files/movie.obao' });
  * ```
  */
-export async function fetchVerified(input: RequestInfo | URL, hash: Uint8Array | string, opts: FetchVerifiedOpts = {}): Promise<Response> {
+export async function fetchVerified(
+  input: RequestInfo | URL,
+  hash: Uint8Array | string,
+  opts: FetchVerifiedOpts = {},
+): Promise<Response> {
   const want = baoHash(hash);
   if (typeof opts !== 'object' || opts === null) throw new TypeError(`opts must be an object, got ${describe(opts)}`);
   const doFetch = opts.fetch ?? globalThis.fetch;
@@ -42,8 +46,10 @@ export async function fetchVerified(input: RequestInfo | URL, hash: Uint8Array |
   let outboardBytes: Uint8Array | undefined;
   let outboardRequest: RequestInfo | URL | undefined;
   if (isUint8Array(outboard)) outboardBytes = outboard;
-  else if (typeof outboard === 'string' || outboard instanceof URL || outboard instanceof Request) outboardRequest = outboard;
-  else if (outboard !== undefined) throw new TypeError(`opts.outboard must be a URL, a Request or a Uint8Array, got ${describe(outboard)}`);
+  else if (typeof outboard === 'string' || outboard instanceof URL || outboard instanceof Request)
+    outboardRequest = outboard;
+  else if (outboard !== undefined)
+    throw new TypeError(`opts.outboard must be a URL, a Request or a Uint8Array, got ${describe(outboard)}`);
   // Checked now, not when the body is first read.
   resolveLeafBytes(verifyOpts);
   aSmallLog(verifyOpts.batchLog, 'opts.batchLog', MAX_BATCH_LOG);
@@ -52,13 +58,17 @@ export async function fetchVerified(input: RequestInfo | URL, hash: Uint8Array |
     doFetch(input, init),
     outboardRequest === undefined ? undefined : doFetch(outboardRequest, init),
   ]);
-  const failed = settled.find((s) => s.status === 'rejected') ?? settled.find((s) => s.status === 'fulfilled' && s.value !== undefined && !s.value.ok);
+  const failed =
+    settled.find((s) => s.status === 'rejected') ??
+    settled.find((s) => s.status === 'fulfilled' && s.value !== undefined && !s.value.ok);
   if (failed !== undefined) {
     // Neither body will be read: release both connections.
     for (const s of settled) if (s.status === 'fulfilled') await s.value?.body?.cancel().catch(() => {});
     if (failed.status === 'rejected') throw failed.reason;
     const res = failed.value!;
-    throw new Error(`fetchVerified: ${res.url || 'the request'} answered ${res.status} ${res.statusText}`.trimEnd(), { cause: res });
+    throw new Error(`fetchVerified: ${res.url || 'the request'} answered ${res.status} ${res.statusText}`.trimEnd(), {
+      cause: res,
+    });
   }
   const response = (settled[0] as PromiseFulfilledResult<Response>).value;
   const outboardResponse = (settled[1] as PromiseFulfilledResult<Response | undefined>).value;

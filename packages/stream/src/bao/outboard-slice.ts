@@ -9,13 +9,21 @@ import { HEADER_LEN, outboardSubtreeLen, readLengthHeader, sliceRange } from './
  * slice rules of `baoSlice` (a count of 0 counts as 1; a start at or past the end means the final
  * leaf). What to ask a server for, with `Range: bytes=start-(end - 1)`, to verify that range.
  */
-export function baoSliceBounds(contentLen: number, start: number, count: number, opts?: BaoTreeOpts): { start: number; end: number } {
+export function baoSliceBounds(
+  contentLen: number,
+  start: number,
+  count: number,
+  opts?: BaoTreeOpts,
+): { start: number; end: number } {
   anumber(contentLen, 'contentLen');
   anumber(start, 'start');
   anumber(count, 'count');
   const leafBytes = resolveLeafBytes(opts);
   const range = sliceRange(contentLen, start, count);
-  return { start: range.start - (range.start % leafBytes), end: Math.min(contentLen, Math.ceil(range.end / leafBytes) * leafBytes) };
+  return {
+    start: range.start - (range.start % leafBytes),
+    end: Math.min(contentLen, Math.ceil(range.end / leafBytes) * leafBytes),
+  };
 }
 
 /**
@@ -33,7 +41,14 @@ export function baoSliceBounds(contentLen: number, start: number, count: number,
  * const bytes = baoDecodeSlice(baoOutboardSlice(outboard, piece, start, 1 << 20, 65536), hash, 1 << 20, 65536);
  * ```
  */
-export function baoOutboardSlice(outboard: Uint8Array, content: Uint8Array, contentStart: number, start: number, count: number, opts?: BaoTreeOpts): Uint8Array {
+export function baoOutboardSlice(
+  outboard: Uint8Array,
+  content: Uint8Array,
+  contentStart: number,
+  start: number,
+  count: number,
+  opts?: BaoTreeOpts,
+): Uint8Array {
   aUint8Array(outboard, 'outboard');
   aUint8Array(content, 'content');
   anumber(contentStart, 'contentStart');
@@ -43,11 +58,23 @@ export function baoOutboardSlice(outboard: Uint8Array, content: Uint8Array, cont
   const contentLen = readLengthHeader(outboard, (why) => new RangeError(`outboard ${why}`));
   const expected = HEADER_LEN + outboardSubtreeLen(contentLen, leafBytes);
   if (outboard.length !== expected) {
-    throw new RangeError(`the length header says ${contentLen} content bytes, which needs an outboard of ${expected} bytes; got ${outboard.length}`);
+    throw new RangeError(
+      `the length header says ${contentLen} content bytes, which needs an outboard of ${expected} bytes; got ${outboard.length}`,
+    );
   }
   const bounds = baoSliceBounds(contentLen, start, count, opts);
   if (contentStart > bounds.start || contentStart + content.length < bounds.end) {
-    throw new RangeError(`content must cover bytes ${bounds.start} to ${bounds.end} for this slice, got bytes ${contentStart} to ${contentStart + content.length}`);
+    throw new RangeError(
+      `content must cover bytes ${bounds.start} to ${bounds.end} for this slice, got bytes ${contentStart} to ${contentStart + content.length}`,
+    );
   }
-  return gatherSlice(outboard, false, content, contentStart, contentLen, leafBytes, sliceRange(contentLen, start, count));
+  return gatherSlice(
+    outboard,
+    false,
+    content,
+    contentStart,
+    contentLen,
+    leafBytes,
+    sliceRange(contentLen, start, count),
+  );
 }

@@ -3,7 +3,15 @@ import { baoHash, resolveLeafBytes, type BaoTreeOpts } from './_options.js';
 import { TreeVerifier } from './_tree-verifier.js';
 import { ByteCursor, verifyInMemory } from './_verify-in-memory.js';
 import { concatBytes } from './_concat.js';
-import { encodedSubtreeLen, HEADER_LEN, outboardSubtreeLen, PARENT_LEN, preOrder, readLengthHeader, sliceRange } from './tree-shape.js';
+import {
+  encodedSubtreeLen,
+  HEADER_LEN,
+  outboardSubtreeLen,
+  PARENT_LEN,
+  preOrder,
+  readLengthHeader,
+  sliceRange,
+} from './tree-shape.js';
 
 /** A combined encoding, or the content with its outboard encoding. */
 export type BaoSource = Uint8Array | { data: Uint8Array; outboard: Uint8Array };
@@ -30,11 +38,18 @@ export function baoSlice(source: BaoSource, start: number, count: number, opts?:
   const data = combined ? source : source.data;
   aUint8Array(tree, combined ? 'source' : 'source.outboard');
   aUint8Array(data, 'source.data');
-  const contentLen = readLengthHeader(tree, (why) => new RangeError(`${combined ? 'source' : 'source.outboard'} ${why}`));
-  const expected = combined ? HEADER_LEN + encodedSubtreeLen(contentLen, leafBytes) : HEADER_LEN + outboardSubtreeLen(contentLen, leafBytes);
+  const contentLen = readLengthHeader(
+    tree,
+    (why) => new RangeError(`${combined ? 'source' : 'source.outboard'} ${why}`),
+  );
+  const expected = combined
+    ? HEADER_LEN + encodedSubtreeLen(contentLen, leafBytes)
+    : HEADER_LEN + outboardSubtreeLen(contentLen, leafBytes);
   if (tree.length !== expected || (!combined && data.length !== contentLen)) {
     const got = combined ? `${tree.length} bytes` : `${data.length} content bytes and ${tree.length} outboard bytes`;
-    throw new RangeError(`the length header says ${contentLen} content bytes, which needs ${combined ? `${expected} encoded bytes` : `an outboard of ${expected} bytes`}; got ${got}`);
+    throw new RangeError(
+      `the length header says ${contentLen} content bytes, which needs ${combined ? `${expected} encoded bytes` : `an outboard of ${expected} bytes`}; got ${got}`,
+    );
   }
   return gatherSlice(tree, combined, data, 0, contentLen, leafBytes, sliceRange(contentLen, start, count));
 }
@@ -44,7 +59,15 @@ export function baoSlice(source: BaoSource, start: number, count: number, opts?:
  * from `tree` too when it is the combined encoding, else from `data`, which holds content from
  * byte `dataStart`. Sizes are checked by the callers.
  */
-export function gatherSlice(tree: Uint8Array, combined: boolean, data: Uint8Array, dataStart: number, contentLen: number, leafBytes: number, range: { start: number; end: number }): Uint8Array {
+export function gatherSlice(
+  tree: Uint8Array,
+  combined: boolean,
+  data: Uint8Array,
+  dataStart: number,
+  contentLen: number,
+  leafBytes: number,
+  range: { start: number; end: number },
+): Uint8Array {
   const pieces: Uint8Array[] = [tree.subarray(0, HEADER_LEN)];
   let size = HEADER_LEN;
   let treePos = HEADER_LEN;
@@ -73,7 +96,13 @@ export function gatherSlice(tree: Uint8Array, combined: boolean, data: Uint8Arra
  * follow its last node. The returned length is trustworthy: the slice must reach the final
  * chunk whenever the range does.
  */
-export function baoDecodeSlice(slice: Uint8Array, hash: Uint8Array | string, start: number, count: number, opts?: BaoTreeOpts): Uint8Array {
+export function baoDecodeSlice(
+  slice: Uint8Array,
+  hash: Uint8Array | string,
+  start: number,
+  count: number,
+  opts?: BaoTreeOpts,
+): Uint8Array {
   aUint8Array(slice, 'slice');
   const want = baoHash(hash);
   anumber(start, 'start');

@@ -61,9 +61,11 @@ export function writeHeader(out: Uint8Array, contentLen: number): void {
  * that arrived).
  */
 export function readLengthHeader(encoding: Uint8Array, fail: (why: string) => Error): number {
-  if (encoding.length < HEADER_LEN) throw fail(`has ${encoding.length} bytes, less than its ${HEADER_LEN}-byte length header`);
+  if (encoding.length < HEADER_LEN)
+    throw fail(`has ${encoding.length} bytes, less than its ${HEADER_LEN}-byte length header`);
   const claimed = new DataView(encoding.buffer, encoding.byteOffset, HEADER_LEN).getBigUint64(0, true);
-  if (claimed > BigInt(Number.MAX_SAFE_INTEGER)) throw fail(`has a length header that claims ${claimed} bytes, more than 2^53 - 1`);
+  if (claimed > BigInt(Number.MAX_SAFE_INTEGER))
+    throw fail(`has a length header that claims ${claimed} bytes, more than 2^53 - 1`);
   return Number(claimed);
 }
 
@@ -83,7 +85,13 @@ export function sliceRange(contentLen: number, start: number, count: number): { 
  * it does when they overlap. The empty content's one leaf is always needed: it is what proves
  * the length is 0.
  */
-export function wantedSubtree(contentLen: number, start: number, len: number, rangeStart: number, rangeEnd: number): boolean {
+export function wantedSubtree(
+  contentLen: number,
+  start: number,
+  len: number,
+  rangeStart: number,
+  rangeEnd: number,
+): boolean {
   return contentLen === 0 || (start < rangeEnd && start + len > rangeStart);
 }
 
