@@ -31,6 +31,8 @@ function start(file: File): void {
     endpoint: new URL('./files/', location.href).href,
     chunkSize: CHUNK_SIZE,
     retryDelays: [0, 1000, 3000, 5000],
+    // A finished upload is not resumed: picking the same file again uploads and hashes it anew.
+    removeFingerprintOnSuccess: true,
     metadata: { filename: file.name, ...(tamper.checked ? { tamper: '1' } : {}) },
     ...b3.options,
     onProgress(bytesSent, total) {
