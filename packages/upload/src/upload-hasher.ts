@@ -17,7 +17,7 @@
  * ```
  * @module
  */
-import { anOffset, aString, aUint8Array, describe } from './_assert.js';
+import { anumber, aString, aUint8Array, describe } from './_assert.js';
 import { CHUNK_LEN, nextSubtreeLen, parentCv, rootOf, subtreeCv, validateMode, type HashMode } from './_subtrees.js';
 import { makeCheckpoint, modeName, readCheckpoint, stackDepth, type Checkpoint } from './checkpoint.js';
 
@@ -70,7 +70,7 @@ export class UploadHasher {
    * RangeError. Returns how many bytes were new. `bytes` is not kept.
    */
   write(offset: number, bytes: Uint8Array): number {
-    anOffset(offset, 'offset');
+    anumber(offset, 'offset');
     aUint8Array(bytes, 'bytes');
     const at = this.offset;
     if (offset > at)

@@ -16,7 +16,7 @@
  * @module
  */
 import { releaseProxy, transfer, wrap, type Endpoint, type Remote } from 'comlink';
-import { aUint8Array, anOffset, describe } from './_assert.js';
+import { aUint8Array, anumber, describe } from './_assert.js';
 import type { HasherWorkerApi } from './_hasher-protocol.js';
 import type { Checkpoint } from './checkpoint.js';
 import type { UploadHasherOpts } from './upload-hasher.js';
@@ -70,7 +70,7 @@ export class WorkerHasher {
    */
   write(offset: number, bytes: Uint8Array): Promise<number> {
     try {
-      anOffset(offset, 'offset');
+      anumber(offset, 'offset');
       aUint8Array(bytes, 'bytes');
     } catch (e) {
       return Promise.reject(e);
