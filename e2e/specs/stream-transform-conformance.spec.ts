@@ -1,7 +1,7 @@
 // Blake3Stream and VerifyStream as TransformStreams in every engine: the web-platform-tests for
 // identity transforms (testkit's identityTransformSuite, also run under Node), writers that reuse
 // their buffer, and keyed mismatches that must not disclose the computed tag.
-import { identityTransformSuite, type IdentityTransformKind } from '@blake3-web/testkit';
+import { abortOutcome, IDENTITY_TRANSFORM_KINDS, identityTransformSuite } from '@blake3-web/testkit';
 
 import type { EnginePage } from '../fixtures/engine-page.ts';
 import { expect, test } from '../fixtures/test.ts';
@@ -13,18 +13,10 @@ async function openStreamPage(page: EnginePage): Promise<void> {
   if (error !== null) throw new Error(`@blake3-web/stream failed to load in ${page.engine}: ${error}`);
 }
 
-const kinds: IdentityTransformKind[] = [
-  'TransformStream',
-  'Blake3Stream',
-  'VerifyStream',
-  'Blake3Stream subclass',
-  'VerifyStream subclass',
-];
-
 test.describe('streams as TransformStreams', () => {
   test.beforeEach(async ({ enginePage }) => openStreamPage(enginePage));
 
-  for (const kind of kinds) {
+  for (const kind of IDENTITY_TRANSFORM_KINDS) {
     test(`identity-transform web-platform-tests: ${kind}`, async ({ enginePage }) => {
       const results = await enginePage.evaluate(
         async ({ source, kind }) => {
@@ -44,27 +36,19 @@ test.describe('streams as TransformStreams', () => {
   }
 
   test('an abort fails the writes waiting for a read, even if no read comes', async ({ enginePage }) => {
-    const r = await enginePage.evaluate(async () => {
+    const r = await enginePage.evaluate(async (source) => {
       const { core, stream } = globalThis.blake3WebStream!;
+      const outcome = new Function(`const __name = (f) => f; return (${source})`)() as typeof abortOutcome;
       const out: string[] = [];
       for (const transform of [new stream.Blake3Stream(), new stream.VerifyStream(core.blake3(new Uint8Array(0)))]) {
         const writer = transform.writable.getWriter();
         void writer.write(new Uint8Array(8)).catch(() => {});
         const write = writer.write(new Uint8Array(8));
         await new Promise((resolve) => setTimeout(resolve, 10));
-        const reason = new Error('stop');
-        const timeout = new Promise((resolve) => setTimeout(() => resolve('pending after 1 s'), 1000));
-        const settled = Promise.all([
-          write.then(
-            () => 'write resolved',
-            (e) => (e === reason ? 'write rejected' : String(e)),
-          ),
-          writer.abort(reason).then(() => 'aborted'),
-        ]);
-        out.push(String(await Promise.race([settled, timeout])));
+        out.push(String(await outcome(writer, write, new Error('stop'))));
       }
       return out;
-    });
+    }, abortOutcome.toString());
     expect(r).toEqual(['write rejected,aborted', 'write rejected,aborted']);
   });
 

@@ -1,19 +1,11 @@
 import { blake3 } from '@blake3-web/core';
 import { Blake3Stream, VerifyStream } from '@blake3-web/stream';
-import { identityTransformSuite, type IdentityTransformKind } from '@blake3-web/testkit';
+import { IDENTITY_TRANSFORM_KINDS, identityTransformSuite } from '@blake3-web/testkit';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-const kinds: IdentityTransformKind[] = [
-  'TransformStream',
-  'Blake3Stream',
-  'VerifyStream',
-  'Blake3Stream subclass',
-  'VerifyStream subclass',
-];
-
 describe('the web-platform-tests for identity transforms', () => {
-  for (const kind of kinds) {
+  for (const kind of IDENTITY_TRANSFORM_KINDS) {
     it(`pass for ${kind}`, async () => {
       const results = await identityTransformSuite({ blake3, Blake3Stream, VerifyStream }, kind);
       assert.ok(results.length >= 20, `ran ${results.length} checks`);

@@ -12,8 +12,15 @@ export type IdentityTransformLibs = {
   Blake3Stream: new () => TransformStream<Uint8Array, Uint8Array>;
   VerifyStream: new (expected: Uint8Array) => TransformStream<Uint8Array, Uint8Array>;
 };
-export type IdentityTransformKind =
-  'TransformStream' | 'Blake3Stream' | 'VerifyStream' | 'Blake3Stream subclass' | 'VerifyStream subclass';
+/** Every kind of stream the suite runs over: the platform's own, ours, and subclasses of ours. */
+export const IDENTITY_TRANSFORM_KINDS = [
+  'TransformStream',
+  'Blake3Stream',
+  'VerifyStream',
+  'Blake3Stream subclass',
+  'VerifyStream subclass',
+] as const;
+export type IdentityTransformKind = (typeof IDENTITY_TRANSFORM_KINDS)[number];
 export type IdentityTransformResult = { name: string; error?: string }[];
 
 export async function identityTransformSuite(

@@ -4,7 +4,9 @@ export { Random, testSeed } from './random.ts';
 export { oracle, type OracleRequest } from './oracle.ts';
 export { chunkedStream } from './chunked-stream.ts';
 export { readAll } from './read-all.ts';
+export { abortOutcome } from './abort-outcome.ts';
 export {
+  IDENTITY_TRANSFORM_KINDS,
   identityTransformSuite,
   type IdentityTransformKind,
   type IdentityTransformLibs,
