@@ -1,22 +1,11 @@
 import { defineConfig } from '@playwright/test';
 
 import type { E2EOptions } from './e2e/fixtures/test.ts';
-import { BROWSER_PATHS } from './scripts/browser-paths.mjs';
+import { BROWSER_PATHS, CHROMIUM_ARGS } from './scripts/browser-paths.mjs';
 
 // The engines come from Debian packages (scripts/browsers.mjs); Playwright's own downloads
 // cannot reach this project's machines.
 process.env.PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD = '1';
-
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 export default defineConfig<E2EOptions>({
   testDir: './e2e/specs',
@@ -35,7 +24,7 @@ export default defineConfig<E2EOptions>({
       use: {
         engine: 'chromium',
         browserName: 'chromium',
-        launchOptions: { executablePath: BROWSER_PATHS.chromium, args: CHROMIUM_ARGS },
+        launchOptions: { executablePath: BROWSER_PATHS.chromium, args: [...CHROMIUM_ARGS] },
       },
     },
     {

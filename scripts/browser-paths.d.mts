@@ -6,3 +6,4 @@ export declare const BROWSER_PATHS: {
   readonly xvfb: string;
   readonly xauth: string;
 };
+export declare const CHROMIUM_ARGS: readonly string[];

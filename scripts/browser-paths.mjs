@@ -1,5 +1,5 @@
-// Where Debian 12's packages put the browser engines; scripts/browsers.mjs installs them and the
-// e2e setup launches them from here.
+// Where Debian 12's packages put the browser engines, and how Chromium is started; scripts/browsers.mjs
+// installs them, and the e2e setup and the browser benchmarks launch them from here.
 export const BROWSER_PATHS = {
   chromium: '/usr/bin/chromium',
   firefox: '/usr/bin/firefox-esr',
@@ -8,3 +8,15 @@ export const BROWSER_PATHS = {
   xvfb: '/usr/bin/Xvfb',
   xauth: '/usr/bin/xauth',
 };
+
+/** Chromium's flags for tests and benchmarks: headless, and nothing in the background. */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];

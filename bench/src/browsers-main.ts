@@ -9,7 +9,7 @@ import { chromium, firefox, type Browser } from 'playwright-core';
 
 import { startFixtureServer } from '../../e2e/server/fixture-server.ts';
 import { startWebKitSession } from '../../e2e/fixtures/webkit-session.ts';
-import { BROWSER_PATHS } from '../../scripts/browser-paths.mjs';
+import { BROWSER_PATHS, CHROMIUM_ARGS } from '../../scripts/browser-paths.mjs';
 import type { BrowserBenchReport } from './browser-report.ts';
 import { browserSection } from './browser-section.ts';
 import { coreRevision } from './core-revision.ts';
@@ -126,24 +126,13 @@ async function follow(engine: Engine, poll: () => Promise<Poll>): Promise<void> 
   }
 }
 
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
 async function inPlaywright(
   engine: 'chromium' | 'firefox',
   url: string,
 ): Promise<{ version: string; report: BrowserBenchReport }> {
   const browser: Browser =
     engine === 'chromium'
-      ? await chromium.launch({ executablePath: BROWSER_PATHS.chromium, args: CHROMIUM_ARGS })
+      ? await chromium.launch({ executablePath: BROWSER_PATHS.chromium, args: [...CHROMIUM_ARGS] })
       : await firefox.launch({ channel: 'moz-firefox', executablePath: BROWSER_PATHS.firefox });
   try {
     const page = await browser.newPage();

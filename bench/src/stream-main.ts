@@ -10,7 +10,7 @@ import * as stream from '@blake3-web/stream';
 import { chromium } from 'playwright-core';
 
 import { startFixtureServer } from '../../e2e/server/fixture-server.ts';
-import { BROWSER_PATHS } from '../../scripts/browser-paths.mjs';
+import { BROWSER_PATHS, CHROMIUM_ARGS } from '../../scripts/browser-paths.mjs';
 import { replaceSection } from './doc-section.ts';
 import { median } from './stats.ts';
 import { measureStreams, type StreamBenchResult } from './stream-measure.ts';
@@ -22,16 +22,7 @@ async function inChromium(): Promise<{ version: string; result: StreamBenchResul
   const server = await startFixtureServer();
   const browser = await chromium.launch({
     executablePath: BROWSER_PATHS.chromium,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: [...CHROMIUM_ARGS],
   });
   try {
     const page = await browser.newPage();

@@ -1,7 +1,6 @@
 import { defineConfig } from '@playwright/test';
 
-import { CHROMIUM_ARGS } from '../../playwright.config.ts';
-import { BROWSER_PATHS } from '../../scripts/browser-paths.mjs';
+import { BROWSER_PATHS, CHROMIUM_ARGS } from '../../scripts/browser-paths.mjs';
 
 // The example apps in Chromium and Firefox (engines from Debian packages, as in the main config),
 // and the Next.js app's edge routes over HTTP.
@@ -25,7 +24,7 @@ export default defineConfig({
       testIgnore: 'next-edge.spec.ts',
       use: {
         browserName: 'chromium',
-        launchOptions: { executablePath: BROWSER_PATHS.chromium, args: CHROMIUM_ARGS },
+        launchOptions: { executablePath: BROWSER_PATHS.chromium, args: [...CHROMIUM_ARGS] },
       },
     },
     {

@@ -12,7 +12,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, firefox, type Browser } from 'playwright-core';
 import { startFixtureServer } from '../../../e2e/server/fixture-server.ts';
-import { BROWSER_PATHS } from '../../../scripts/browser-paths.mjs';
+import { BROWSER_PATHS, CHROMIUM_ARGS } from '../../../scripts/browser-paths.mjs';
 import { startTusServer } from '../test/_tus-server.ts';
 
 const MiB = 1024 * 1024;
@@ -67,7 +67,7 @@ try {
       engine === 'chromium'
         ? await chromium.launch({
             executablePath: BROWSER_PATHS.chromium,
-            args: ['--headless', '--no-sandbox', '--disable-gpu'],
+            args: [...CHROMIUM_ARGS],
           })
         : await firefox.launch({ channel: 'moz-firefox', executablePath: BROWSER_PATHS.firefox });
     const page = await browser.newPage();
