@@ -143,6 +143,11 @@ describe('kernel module', () => {
   it('every variant validates', () => {
     for (const loads of ['transpose', 'lanes'] as const)
       for (const interleave of [1, 2] as const)
-        assert.ok(WebAssembly.validate(kernelModule({ loads, interleave })), `${loads} x${interleave}`);
+        for (const order of ['g', 'steps'] as const)
+          for (const rotate of ['shuffle', 'shift'] as const)
+            assert.ok(
+              WebAssembly.validate(kernelModule({ loads, interleave, order, rotate })),
+              `${loads} x${interleave} ${order} ${rotate}`,
+            );
   });
 });

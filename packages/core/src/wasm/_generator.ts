@@ -15,10 +15,15 @@ export function kernelModule(options: KernelOptions = {}): Uint8Array<ArrayBuffe
   // Defaults measured (docs/wasm-kernel.md): 16-byte loads + transposes beat one 4-byte load per
   // lane (V8 1 MiB: 2054 vs 2010 MB/s; JSC 1567 vs 1528); 2 interleaved groups beat 1 in V8
   // (1 MiB: 2006-2084 vs 1846-1977 MB/s) and tie in SpiderMonkey and JSC.
-  const opts: Required<KernelOptions> = { loads: options.loads ?? 'transpose', interleave: options.interleave ?? 2 };
-  const g = gTemplates();
+  const opts: Required<KernelOptions> = {
+    loads: options.loads ?? 'transpose',
+    interleave: options.interleave ?? 2,
+    order: options.order ?? 'g',
+    rotate: options.rotate ?? 'shuffle',
+  };
+  const g = gTemplates(opts);
   return encodeModule(
-    [chunksFunction(opts, g.simd), xofFunction(g.simd), manyFunction(g.simd), oneFunction(g.scalar)],
+    [chunksFunction(opts, g.chunks), xofFunction(g.simd), manyFunction(g.simd), oneFunction(g.scalar)],
     { name: 'memory', pages: PAGES },
   );
 }
