@@ -9,7 +9,7 @@ import { byteVec, encodeModule, FunctionBody, name, section, vec } from '../src/
 import { kernelModule } from '../src/wasm/_generator.ts';
 import { PAGES } from '../src/wasm/_layout.ts';
 import { simdSupported } from '../src/wasm/_detect.ts';
-import { engineKernelOptions } from '../src/wasm/_shapes.ts';
+import { engineKernelOptions } from '../src/wasm/_engine.ts';
 import { kernelBytes } from '../src/wasm/_wasm-backend.ts';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');

@@ -16,7 +16,7 @@ export function kernelModule(options: KernelOptions = {}): Uint8Array<ArrayBuffe
   // alone, Node 20: one group of 4 chunks 1.6-1.9x two interleaved ones; the four G functions of
   // a pass step by step with shift rotations 1.07-1.19x each G whole with byte shuffles).
   // 16-byte loads + transposes beat one 4-byte load per lane (V8 1 MiB: 2054 vs 2010 MB/s; JSC
-  // 1567 vs 1528). Other engines' shapes: _shapes.ts.
+  // 1567 vs 1528). Other engines' shapes: _engine.ts.
   const opts: Required<KernelOptions> = {
     loads: options.loads ?? 'transpose',
     interleave: options.interleave ?? 1,

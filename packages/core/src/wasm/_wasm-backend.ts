@@ -1,7 +1,7 @@
 import { BLOCK_LEN, CHUNK_LEN, ROOT } from '../_constants.js';
 import type { Kernels } from '../_kernels.js';
 import { kernelModule } from './_generator.js';
-import { engineKernelOptions } from './_shapes.js';
+import { engineKernelOptions } from './_engine.js';
 import {
   CV_PTR,
   IN_PTR,
