@@ -4,6 +4,7 @@ import { jsKernels } from './_js-backend.js';
 import { jsManyJobs } from './_js-many.js';
 import type { Backend, Kernels, ManyJobs } from './_kernels.js';
 import { compilationAllowed, simdSupported } from './wasm/_detect.js';
+import { jsEngine } from './wasm/_engine.js';
 import { wasmManyJobs } from './wasm/_many.js';
 import { suppliedKernel } from './wasm/_supplied.js';
 import { compileKernel, compileKernelSync, wrap } from './wasm/_wasm-backend.js';
@@ -24,9 +25,14 @@ const MIN_CHUNKS = 2;
 const MIN_XOF_BLOCKS = 2;
 /**
  * Bytes of a single-chunk message: the copy in and the call cost less than the JS rounds save
- * (Node: 128 B 595 vs 499 MB/s, 1 KiB 878 vs 673; 64 B 343 vs 390).
+ * (Node: 128 B 595 vs 499 MB/s, 1 KiB 878 vs 673; 64 B 343 vs 390). SpiderMonkey's JS rounds are
+ * slow enough that `one` wins from the first byte (Firefox, 64 B one-shot: 145 vs 84 MB/s, reused
+ * hasher 78 vs 69); JavaScriptCore's are not (WebKitGTK 64 B: 166 vs 188).
  */
 const MIN_SINGLE = 128;
+const MIN_SINGLE_SPIDERMONKEY = 1;
+/** MIN_SINGLE for this engine, decided on the first single-chunk hash. */
+let minSingle: number | undefined;
 /** Messages (or parents) per batch on the kernel's `many`; fewer go to the JS jobs: a kernel step always hashes 8 lanes. */
 const MIN_BATCH = 4;
 
@@ -90,7 +96,8 @@ export function xofKernels(blocks: number): Kernels {
 
 /** The kernels for the single-chunk hash of `len` bytes. */
 export function singleChunkKernels(len: number): Kernels {
-  return len >= MIN_SINGLE ? kernels() : jsKernels;
+  minSingle ??= jsEngine() === 'spidermonkey' ? MIN_SINGLE_SPIDERMONKEY : MIN_SINGLE;
+  return len >= minSingle ? kernels() : jsKernels;
 }
 
 let jsMany: ManyJobs | undefined;

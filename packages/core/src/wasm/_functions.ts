@@ -15,7 +15,7 @@ const ODD_LANES = words(1, 3, 5, 7);
  * from IN_PTR, 4 at a time, the first with the 64-bit chunk counter given, then merges `merges`
  * levels of parents 4 at a time. Leaves n >> merges chaining values at CV_PTR (word-sliced).
  */
-export function chunksFunction(opts: Required<KernelOptions>, g: Template): FuncDef {
+export function chunksFunction(opts: Required<KernelOptions>, g: Template | readonly Template[]): FuncDef {
   return func('chunks', { n: 'i32', ctrLo: 'i32', ctrHi: 'i32', flags: 'i32', merges: 'i32' }, (f, { n, ctrLo, ctrHi, flags, merges }) => {
     const sets = range(opts.interleave).map(() => ({
       L: lanes(f),

@@ -12,13 +12,20 @@ export type { KernelOptions } from './_lanes.js';
 
 /** The kernel module's bytes; deterministic for given options. */
 export function kernelModule(options: KernelOptions = {}): Uint8Array<ArrayBuffer> {
-  // Defaults measured (docs/wasm-kernel.md): 16-byte loads + transposes beat one 4-byte load per
-  // lane (V8 1 MiB: 2054 vs 2010 MB/s; JSC 1567 vs 1528); 2 interleaved groups beat 1 in V8
-  // (1 MiB: 2006-2084 vs 1846-1977 MB/s) and tie in SpiderMonkey and JSC.
-  const opts: Required<KernelOptions> = { loads: options.loads ?? 'transpose', interleave: options.interleave ?? 2 };
-  const g = gTemplates();
+  // Defaults measured (docs/wasm-kernel.md): V8's fastest shape on a 2-core AMD EPYC (kernel
+  // alone, Node 20: one group of 4 chunks 1.6-1.9x two interleaved ones; the four G functions of
+  // a pass step by step with shift rotations 1.07-1.19x each G whole with byte shuffles).
+  // 16-byte loads + transposes beat one 4-byte load per lane (V8 1 MiB: 2054 vs 2010 MB/s; JSC
+  // 1567 vs 1528). Other engines' shapes: _engine.ts.
+  const opts: Required<KernelOptions> = {
+    loads: options.loads ?? 'transpose',
+    interleave: options.interleave ?? 1,
+    order: options.order ?? 'steps',
+    rotate: options.rotate ?? 'shift',
+  };
+  const g = gTemplates(opts);
   return encodeModule(
-    [chunksFunction(opts, g.simd), xofFunction(g.simd), manyFunction(g.simd), oneFunction(g.scalar)],
+    [chunksFunction(opts, g.chunks), xofFunction(g.simd), manyFunction(g.simd), oneFunction(g.scalar)],
     { name: 'memory', pages: PAGES },
   );
 }

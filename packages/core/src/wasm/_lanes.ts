@@ -12,6 +12,13 @@ export type KernelOptions = {
   readonly loads?: 'transpose' | 'lanes';
   /** Groups of 4 chunks hashed side by side per loop step (1: 4 chunks, 2: 8 chunks). */
   readonly interleave?: 1 | 2;
+  /**
+   * Instruction order of the rounds: each G whole, one after the other ('g'), or the four G
+   * functions of a column or diagonal pass advanced one step at a time ('steps').
+   */
+  readonly order?: 'g' | 'steps';
+  /** Rotations by 16 and 8 in the chunk rounds: one byte shuffle each, or two shifts and an or like 12 and 7. */
+  readonly rotate?: 'shuffle' | 'shift';
 };
 
 const MSG_PERMUTATION = [2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8];
@@ -24,8 +31,6 @@ const G_LANES = [
 export const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
 /** Byte indices of 32-bit lanes `lanes` of the concatenated shuffle operands (0-3 left, 4-7 right). */
 export const words = (...lanes: number[]): number[] => lanes.flatMap((l) => [4 * l, 4 * l + 1, 4 * l + 2, 4 * l + 3]);
-// Rotations right by 16 and 8 move whole bytes: one byte shuffle (pshufb) instead of two shifts
-// and an or (kernel alone, V8: 2219 vs 2024 MB/s).
 const ROT16 = range(16).map((i) => (i & ~3) + ((i + 2) & 3));
 const ROT8 = range(16).map((i) => (i & ~3) + ((i + 1) & 3));
 // 4x4 transpose from shuffles that engines lower to unpack instructions (punpck{l,h}{dq,qdq}).
@@ -45,29 +50,61 @@ export function lanes(f: FunctionBody): Lanes {
   return { v: f.locals('v128', 16), m: f.locals('v128', 16), t: f.local('v128'), r: f.locals('v128', 4) };
 }
 
+/** How a SIMD G rotates: `rotr(n)` appends a rotation right by n of the value on the stack. */
+type Rotate = (f: FunctionBody, t: number, n: number) => void;
+const shiftRotate: Rotate = (f, t, n) =>
+  f.tee(t).i32(n).simd('i32x4.shr_u').get(t).i32(32 - n).simd('i32x4.shl').simd('v128.or');
+// Rotations by 16 and 8 move whole bytes: one byte shuffle (pshufb) each.
+const shuffleRotate: Rotate = (f, t, n) =>
+  n === 16 || n === 8 ? f.tee(t).get(t).shuffle(n === 16 ? ROT16 : ROT8) : shiftRotate(f, t, n);
+
 /**
  * One G function (the reference's `g`) on slots a, b, c, d (state), mx, my (message) and t
  * (scratch), on 4 lanes: mixes a column or diagonal of the state with two message words.
  * Stack code: each line leaves its result for the next (`tee`). Recorded once, replayed on each
  * G's locals.
  */
-function gTemplate(): Template {
+function gTemplate(rotate: Rotate): Template {
   const [a, b, c, d, mx, my, t] = range(7);
   const f = new FunctionBody(0);
   const add = () => f.simd('i32x4.add');
   const xor = () => f.simd('v128.xor');
-  const rot16 = () => f.tee(t).get(t).shuffle(ROT16);
-  const rot8 = () => f.tee(t).get(t).shuffle(ROT8);
-  const rotr = (n: number) => f.tee(t).i32(n).simd('i32x4.shr_u').get(t).i32(32 - n).simd('i32x4.shl').simd('v128.or');
+  const rotr = (n: number) => rotate(f, t, n);
   f.get(a).get(b), add(), f.get(mx), add(), f.tee(a); // a = a + b + mx
-  f.get(d), xor(), rot16(), f.tee(d); //                 d = (d ^ a) >>> 16
+  f.get(d), xor(), rotr(16), f.tee(d); //                d = (d ^ a) >>> 16
   f.get(c), add(), f.tee(c); //                          c = c + d
   f.get(b), xor(), rotr(12), f.tee(b); //                b = (b ^ c) >>> 12
   f.get(a), add(), f.get(my), add(), f.tee(a); //        a = a + b + my
-  f.get(d), xor(), rot8(), f.tee(d); //                  d = (d ^ a) >>> 8
+  f.get(d), xor(), rotr(8), f.tee(d); //                 d = (d ^ a) >>> 8
   f.get(c), add(), f.tee(c); //                          c = c + d
   f.get(b), xor(), rotr(7), f.set(b); //                 b = (b ^ c) >>> 7
   return f.template();
+}
+
+/**
+ * The SIMD G as its 8 steps, each a template on the same slots as `gTemplate` that leaves nothing
+ * on the stack: replaying step k of the four G functions of a pass before step k + 1 gives four
+ * independent chains side by side, as the reference's SSE4.1 rounds do.
+ */
+function gStepTemplates(rotate: Rotate): Template[] {
+  const [a, b, c, d, mx, my, t] = range(7);
+  const step = (emit: (f: FunctionBody) => unknown): Template => {
+    const f = new FunctionBody(0);
+    emit(f);
+    return f.template();
+  };
+  const add = (f: FunctionBody) => f.simd('i32x4.add');
+  const xor = (f: FunctionBody) => f.simd('v128.xor');
+  return [
+    step((f) => (f.get(a).get(b), add(f), f.get(mx), add(f), f.set(a))), //  a = a + b + mx
+    step((f) => (f.get(d).get(a), xor(f), rotate(f, t, 16), f.set(d))), //   d = (d ^ a) >>> 16
+    step((f) => (f.get(c).get(d), add(f), f.set(c))), //                     c = c + d
+    step((f) => (f.get(b).get(c), xor(f), rotate(f, t, 12), f.set(b))), //   b = (b ^ c) >>> 12
+    step((f) => (f.get(a).get(b), add(f), f.get(my), add(f), f.set(a))), //  a = a + b + my
+    step((f) => (f.get(d).get(a), xor(f), rotate(f, t, 8), f.set(d))), //    d = (d ^ a) >>> 8
+    step((f) => (f.get(c).get(d), add(f), f.set(c))), //                     c = c + d
+    step((f) => (f.get(b).get(c), xor(f), rotate(f, t, 7), f.set(b))), //    b = (b ^ c) >>> 7
+  ];
 }
 
 /** The scalar G: the same mixing on i32 locals, with the engine's native rotate (no scratch slot). */
@@ -86,9 +123,17 @@ function gScalarTemplate(): Template {
   return f.template();
 }
 
-/** The G functions, each recorded once per module. */
-export type Gs = { readonly simd: Template; readonly scalar: Template };
-export const gTemplates = (): Gs => ({ simd: gTemplate(), scalar: gScalarTemplate() });
+/**
+ * The G functions, each recorded once per module: `simd` for `xof` and `many`, `chunks` in the
+ * order and with the rotations the options ask for (one template, or a G's 8 steps), `scalar` for `one`.
+ */
+export type Gs = { readonly simd: Template; readonly chunks: Template | readonly Template[]; readonly scalar: Template };
+export function gTemplates(opts: Required<KernelOptions>): Gs {
+  const simd = gTemplate(shuffleRotate);
+  const rotate = opts.rotate === 'shift' ? shiftRotate : shuffleRotate;
+  const chunks = opts.order === 'steps' ? gStepTemplates(rotate) : opts.rotate === 'shift' ? gTemplate(rotate) : simd;
+  return { simd, chunks, scalar: gScalarTemplate() };
+}
 
 /** The state and message locals of a compression: 4-lane v128 ones (with scratch `t`) or scalar i32 ones. */
 type RoundSet = { readonly v: readonly V128[]; readonly m: readonly V128[]; readonly t: V128 } | { readonly v: readonly I32[]; readonly m: readonly I32[] };
@@ -96,17 +141,24 @@ type RoundSet = { readonly v: readonly V128[]; readonly m: readonly V128[]; read
 /**
  * The 7 rounds; the message permutation is applied here, by renaming, not at run time. With
  * several lane sets, their G functions alternate (independent work for the out-of-order core).
+ * `g` is one G template, replayed G by G, or a G's step templates, replayed step by step across
+ * the four G functions of each pass.
  */
-export function rounds(f: FunctionBody, sets: readonly RoundSet[], g: Template): void {
+export function rounds(f: FunctionBody, sets: readonly RoundSet[], g: Template | readonly Template[]): void {
+  const steps = Array.isArray(g) ? (g as readonly Template[]) : [g as Template];
   let schedule = range(16);
   for (let r = 0; r < 7; r++) {
-    for (let i = 0; i < 8; i++) {
-      const [a, b, c, d] = G_LANES[i];
-      for (const set of sets) {
-        const { v, m } = set;
-        // Scratch `t` only for the SIMD G (its rotations by 12 and 7).
-        const slots = [v[a], v[b], v[c], v[d], m[schedule[2 * i]], m[schedule[2 * i + 1]]];
-        f.replay(g, 't' in set ? [...slots, set.t] : slots);
+    for (let pass = 0; pass < 8; pass += 4) {
+      for (const step of steps) {
+        for (let i = pass; i < pass + 4; i++) {
+          const [a, b, c, d] = G_LANES[i];
+          for (const set of sets) {
+            const { v, m } = set;
+            // Scratch `t` only for the SIMD G (its rotations by 12 and 7).
+            const slots = [v[a], v[b], v[c], v[d], m[schedule[2 * i]], m[schedule[2 * i + 1]]];
+            f.replay(step, 't' in set ? [...slots, set.t] : slots);
+          }
+        }
       }
     }
     schedule = MSG_PERMUTATION.map((p) => schedule[p]);

@@ -1,6 +1,7 @@
 import { BLOCK_LEN, CHUNK_LEN, ROOT } from '../_constants.js';
 import type { Kernels } from '../_kernels.js';
 import { kernelModule } from './_generator.js';
+import { engineKernelOptions } from './_engine.js';
 import {
   CV_PTR,
   IN_PTR,
@@ -14,10 +15,10 @@ import {
 
 const TWO_POW_32 = 0x100000000;
 
-/** The kernel module's bytes, generated once. */
+/** The kernel module's bytes, generated once, in the shape this engine runs fastest. */
 let bytes: Uint8Array<ArrayBuffer> | undefined;
 export function kernelBytes(): Uint8Array<ArrayBuffer> {
-  return (bytes ??= kernelModule());
+  return (bytes ??= kernelModule(engineKernelOptions()));
 }
 
 /** Compiles the kernel synchronously; throws where the engine refuses (CSP, main-thread size limits). */
