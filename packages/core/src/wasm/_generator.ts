@@ -2,23 +2,48 @@
 // shipped. Its memory layout is in _layout.ts, the building blocks of its functions (G, rounds,
 // transposes, loads) in _lanes.ts, `many` with its job-table writer in _many.ts, the other
 // functions in _functions.ts.
+//
+// At run time the kernel comes in two pieces, each generated on first use, so that a bundle
+// carries the generator of only the functions it calls: `hashModule()` (what `blake3()` and the
+// hasher need) and `manyModule()` (batches). Their functions are the whole kernel's, byte for
+// byte; the whole kernel is the file shipped for runtimes that take only precompiled modules.
 import { gTemplates, type KernelOptions } from './_lanes.js';
 import { chunksFunction, oneFunction, xofFunction } from './_functions.js';
-import { PAGES } from './_layout.js';
+import { HASH_PAGES, PAGES } from './_layout.js';
 import { manyFunction } from './_many.js';
 import { encodeModule } from './_module.js';
 
 export type { KernelOptions } from './_lanes.js';
 
-/** The kernel module's bytes; deterministic for given options. */
+/**
+ * Defaults measured (docs/wasm-kernel.md): 16-byte loads + transposes beat one 4-byte load per
+ * lane (V8 1 MiB: 2054 vs 2010 MB/s; JSC 1567 vs 1528); 2 interleaved groups beat 1 in V8
+ * (1 MiB: 2006-2084 vs 1846-1977 MB/s) and tie in SpiderMonkey and JSC.
+ */
+const withDefaults = (options: KernelOptions): Required<KernelOptions> => ({
+  loads: options.loads ?? 'transpose',
+  interleave: options.interleave ?? 2,
+});
+
+/** The whole kernel module's bytes (`dist/kernel.wasm`); deterministic for given options. */
 export function kernelModule(options: KernelOptions = {}): Uint8Array<ArrayBuffer> {
-  // Defaults measured (docs/wasm-kernel.md): 16-byte loads + transposes beat one 4-byte load per
-  // lane (V8 1 MiB: 2054 vs 2010 MB/s; JSC 1567 vs 1528); 2 interleaved groups beat 1 in V8
-  // (1 MiB: 2006-2084 vs 1846-1977 MB/s) and tie in SpiderMonkey and JSC.
-  const opts: Required<KernelOptions> = { loads: options.loads ?? 'transpose', interleave: options.interleave ?? 2 };
   const g = gTemplates();
   return encodeModule(
-    [chunksFunction(opts, g.simd), xofFunction(g.simd), manyFunction(g.simd), oneFunction(g.scalar)],
+    [chunksFunction(withDefaults(options), g.simd), xofFunction(g.simd), manyFunction(g.simd), oneFunction(g.scalar)],
     { name: 'memory', pages: PAGES },
   );
+}
+
+/** The kernel's `chunks`, `xof` and `one` on a memory of the areas they use. */
+export function hashModule(options: KernelOptions = {}): Uint8Array<ArrayBuffer> {
+  const g = gTemplates();
+  return encodeModule([chunksFunction(withDefaults(options), g.simd), xofFunction(g.simd), oneFunction(g.scalar)], {
+    name: 'memory',
+    pages: HASH_PAGES,
+  });
+}
+
+/** The kernel's `many` on a memory of the kernel's size (the same layout). */
+export function manyModule(): Uint8Array<ArrayBuffer> {
+  return encodeModule([manyFunction(gTemplates().simd)], { name: 'memory', pages: PAGES });
 }
