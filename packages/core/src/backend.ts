@@ -7,7 +7,8 @@ import { compilationAllowed, simdSupported } from './wasm/_detect.js';
 import { jsEngine } from './wasm/_engine.js';
 import { wasmManyJobs } from './wasm/_many.js';
 import { suppliedKernel } from './wasm/_supplied.js';
-import { compileKernel, compileKernelSync, wrap } from './wasm/_wasm-backend.js';
+import { manyModule } from './wasm/_generator.js';
+import { instantiate, instantiateSync, kernelBytes, wrap } from './wasm/_wasm-backend.js';
 
 export type { Backend } from './_kernels.js';
 
@@ -65,13 +66,13 @@ function select(): void {
   const allowed = compilationAllowed();
   if (allowed === true) {
     try {
-      return use(compileKernelSync());
+      return use(instantiateSync(kernelBytes()));
     } catch {
       // Refused for its size (Chromium's main thread): asynchronously below.
     }
   }
   compiling = Promise.resolve(allowed)
-    .then((ok) => (ok ? compileKernel().then(use) : undefined))
+    .then((ok) => (ok ? instantiate(kernelBytes()).then(use) : undefined))
     .catch(() => undefined)
     .finally(() => {
       compiling = undefined;
@@ -102,10 +103,31 @@ export function singleChunkKernels(len: number): Kernels {
 
 let jsMany: ManyJobs | undefined;
 let wasmMany: ManyJobs | undefined;
+let manyAsked = false;
+
+/**
+ * The kernel's jobs: on the instance itself when it has `many` (a supplied kernel), else on the
+ * batch piece, generated and compiled on the first batch (asynchronously where the engine wants
+ * that: batches stay on JS until it is ready, or for good if it fails).
+ */
+function kernelMany(): ManyJobs | undefined {
+  if (manyAsked) return wasmMany;
+  manyAsked = true;
+  if (instance!.exports.many) return (wasmMany = wasmManyJobs(instance!));
+  try {
+    wasmMany = wasmManyJobs(instantiateSync(manyModule()));
+  } catch {
+    instantiate(manyModule()).then(
+      (piece) => void (wasmMany = wasmManyJobs(piece)),
+      () => undefined,
+    );
+  }
+  return wasmMany;
+}
 
 /** The jobs for a batch of `count` messages (or parents). */
 export function manyJobs(count: number): ManyJobs {
-  return count >= MIN_BATCH && kernels() === wasm ? (wasmMany ??= wasmManyJobs(instance!)) : (jsMany ??= jsManyJobs());
+  return (count >= MIN_BATCH && kernels() === wasm && kernelMany()) || (jsMany ??= jsManyJobs());
 }
 
 /** The backend hashing now. */

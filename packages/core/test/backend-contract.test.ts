@@ -11,7 +11,7 @@ import { IV, KEYED_HASH } from '../src/_constants.ts';
 import { jsManyJobs } from '../src/_js-many.ts';
 import type { ManyJobs } from '../src/_kernels.ts';
 import { simdSupported } from '../src/wasm/_detect.ts';
-import { kernelBytes } from '../src/wasm/_wasm-backend.ts';
+import { manyModule } from '../src/wasm/_generator.ts';
 import { wasmManyJobs } from '../src/wasm/_many.ts';
 
 const seed = testSeed() ^ 0xc0de;
@@ -26,7 +26,7 @@ const implementations: [string, () => ManyJobs][] = [['js', jsManyJobs]];
 if (simdSupported())
   implementations.push([
     'wasm-simd',
-    () => wasmManyJobs(new WebAssembly.Instance(new WebAssembly.Module(kernelBytes()))),
+    () => wasmManyJobs(new WebAssembly.Instance(new WebAssembly.Module(manyModule()))),
   ]);
 
 const padded = (len: number) => (len === 0 ? 64 : (len + 63) & -64);

@@ -53,6 +53,36 @@ describe('backend selection', () => {
     assert.deepEqual(JSON.parse(out), [0, 'wasm-simd', 1]);
   });
 
+  it('the batch piece is generated and compiled on the first batch only, and hashes as the JS jobs do', () => {
+    const batch =
+      'const msgs = Array.from({ length: 9 }, (_, i) => new Uint8Array(100 * i).map((_, j) => (j * 7 + i) % 251));' +
+      'const hex = (ds) => ds.map(core.bytesToHex).join();';
+    const out = JSON.parse(
+      run(
+        `${countKernelCompiles}const M = WebAssembly.Module; WebAssembly.Module = function (b) { countKernel(b); return new M(b); };`,
+        batch +
+          'core.blake3(new Uint8Array(4096)); const one = kernelCompiles; const got = hex(core.hashMany(msgs)); const two = kernelCompiles;' +
+          'core.hashMany(msgs); core.setBackend("js"); const js = hex(core.hashMany(msgs));' +
+          'console.log(JSON.stringify([one, two, kernelCompiles, got === js, got === hex(msgs.map((m) => core.blake3(m)))]));',
+      ),
+    );
+    assert.deepEqual(out, [1, 2, 2, true, true]);
+  });
+
+  it('the batch piece refused synchronously: batches on JS until it compiles, then on it', () => {
+    const out = JSON.parse(
+      run(
+        'const M = WebAssembly.Module; let pieces = 0; WebAssembly.Module = function (b) { if (b.byteLength > 1024 && pieces++ > 0) throw new RangeError("too large"); return new M(b); };' +
+          'const C = WebAssembly.compile; let later = 0; WebAssembly.compile = (b) => (later++, C(b));',
+        'const msgs = Array.from({ length: 8 }, (_, i) => new Uint8Array(64 * i + 1).fill(i));' +
+          'const first = core.hashMany(msgs).map(core.bytesToHex).join(); await new Promise((r) => setTimeout(r, 200));' +
+          'const after = core.hashMany(msgs).map(core.bytesToHex).join();' +
+          'console.log(JSON.stringify([core.backend(), pieces, later, first === after, first === msgs.map((m) => core.bytesToHex(core.blake3(m))).join()]));',
+      ),
+    );
+    assert.deepEqual(out, ['wasm-simd', 2, 1, true, true]);
+  });
+
   it('without WebAssembly: js, quietly; forcing wasm-simd throws', () => {
     const out = JSON.parse(run('delete globalThis.WebAssembly;', report));
     assert.deepEqual(out.slice(0, 7), ['js', false, ABC, expectedBig, 'js', false, expectedBig]);

@@ -6,8 +6,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { s32, u32 } from '../src/wasm/_leb128.ts';
 import { byteVec, encodeModule, FunctionBody, name, section, vec } from '../src/wasm/_module.ts';
-import { kernelModule } from '../src/wasm/_generator.ts';
-import { PAGES } from '../src/wasm/_layout.ts';
+import { hashModule, kernelModule, manyModule } from '../src/wasm/_generator.ts';
+import { HASH_PAGES, PAGES } from '../src/wasm/_layout.ts';
 import { simdSupported } from '../src/wasm/_detect.ts';
 import { engineKernelOptions } from '../src/wasm/_engine.ts';
 import { kernelBytes } from '../src/wasm/_wasm-backend.ts';
@@ -16,6 +16,75 @@ const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest(
 /** The generated kernel's SHA-256: a change to the generator must update it on purpose. */
 const KERNEL_SHA256 = '961eaa36a9913e1fdf0b0df4c49ae9e3925c1911f7988ea7d98e8671e7300440';
 const shippedKernel = new URL('../dist/kernel.wasm', import.meta.url);
+
+/** A cursor over bytes that reads unsigned LEB128 and raw runs. */
+class Reader {
+  pos = 0;
+  readonly bytes: Uint8Array;
+  constructor(bytes: Uint8Array) {
+    this.bytes = bytes;
+  }
+  u32(): number {
+    let n = 0;
+    for (let shift = 0; ; shift += 7) {
+      const b = this.bytes[this.pos++];
+      if (b === undefined) throw new RangeError('a LEB128 runs past the end');
+      n += (b & 0x7f) * 2 ** shift;
+      if (b < 0x80) return n;
+    }
+  }
+  /** Moves past a leading u32 length, to what it measures. */
+  atBody(): this {
+    this.u32();
+    return this;
+  }
+  /** Skips a run whose length comes first, as a u32. */
+  skip(): void {
+    const n = this.u32();
+    this.pos += n;
+  }
+  /** The bytes from `from` to the cursor. */
+  since(from: number): number[] {
+    return [...this.bytes.subarray(from, this.pos)];
+  }
+  /** A vector's entries, each read by `entry`. */
+  vec<T>(entry: () => T): T[] {
+    return Array.from({ length: this.u32() }, entry);
+  }
+}
+
+/** Each exported function's signature and code entry, by export name, read back from a module's sections. */
+function functionBodies(module: Uint8Array): Map<string, { type: number[]; code: number[] }> {
+  const sections = new Map<number, Reader>();
+  for (const r = new Reader(module.subarray(8)); r.pos < r.bytes.length;) {
+    const id = r.bytes[r.pos++];
+    const from = r.pos;
+    r.skip();
+    sections.set(id, new Reader(r.bytes.subarray(from, r.pos)).atBody());
+  }
+  const [types, funcs, exps, code] = [1, 3, 7, 10].map((id) => sections.get(id)!);
+  const typeEntries = types.vec(() => {
+    const from = types.pos++;
+    types.skip(); // params
+    types.skip(); // results
+    return types.since(from);
+  });
+  const funcTypes = funcs.vec(() => funcs.u32());
+  const codeEntries = code.vec(() => {
+    const from = code.pos;
+    code.skip();
+    return code.since(from);
+  });
+  const out = new Map<string, { type: number[]; code: number[] }>();
+  for (const e of exps.vec(() => {
+    const from = exps.pos;
+    exps.skip();
+    const name = String.fromCharCode(...exps.since(from).slice(1));
+    return { name, kind: exps.bytes[exps.pos++], index: exps.u32() };
+  }))
+    if (e.kind === 0) out.set(e.name, { type: typeEntries[funcTypes[e.index]], code: codeEntries[e.index] });
+  return out;
+}
 
 describe('LEB128', () => {
   it('u32: edge values', () => {
@@ -144,7 +213,39 @@ describe('kernel module', () => {
 
   it('V8 generates the default shape at run time, the one shipped as dist/kernel.wasm', () => {
     assert.deepEqual(engineKernelOptions(), {});
-    assert.deepEqual(kernelBytes(), kernelModule());
+    assert.deepEqual(kernelBytes(), hashModule());
+  });
+
+  it("the pieces generated at run time hold the kernel's functions, byte for byte", () => {
+    const whole = functionBodies(kernelModule());
+    assert.deepEqual([...whole.keys()], ['chunks', 'xof', 'many', 'one']);
+    const hash = functionBodies(hashModule());
+    const many = functionBodies(manyModule());
+    assert.deepEqual([...hash.keys()], ['chunks', 'xof', 'one']);
+    assert.deepEqual([...many.keys()], ['many']);
+    for (const [name, body] of [...hash, ...many]) assert.deepEqual(body, whole.get(name), name);
+    for (const loads of ['transpose', 'lanes'] as const)
+      for (const interleave of [1, 2] as const)
+        for (const order of ['g', 'steps'] as const)
+          for (const rotate of ['shuffle', 'shift'] as const) {
+            const options = { loads, interleave, order, rotate };
+            assert.deepEqual(
+              functionBodies(hashModule(options)).get('chunks'),
+              functionBodies(kernelModule(options)).get('chunks'),
+              `${loads} x${interleave} ${order} ${rotate}`,
+            );
+          }
+  });
+
+  it('the pieces validate, the hash piece on the pages its areas need', () => {
+    assert.ok(WebAssembly.validate(hashModule()));
+    assert.ok(WebAssembly.validate(manyModule()));
+    assert.ok(HASH_PAGES >= 1 && HASH_PAGES < PAGES);
+    const pages = (bytes: Uint8Array<ArrayBuffer>) =>
+      (new WebAssembly.Instance(new WebAssembly.Module(bytes)).exports.memory as WebAssembly.Memory).buffer.byteLength /
+      65536;
+    assert.equal(pages(hashModule()), HASH_PAGES);
+    assert.equal(pages(manyModule()), PAGES);
   });
 
   it('every variant validates', () => {

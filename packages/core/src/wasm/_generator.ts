@@ -2,30 +2,52 @@
 // shipped. Its memory layout is in _layout.ts, the building blocks of its functions (G, rounds,
 // transposes, loads) in _lanes.ts, `many` with its job-table writer in _many.ts, the other
 // functions in _functions.ts.
+//
+// At run time the kernel comes in two pieces, each generated on first use, so that a bundle
+// carries the generator of only the functions it calls: `hashModule()` (what `blake3()` and the
+// hasher need) and `manyModule()` (batches). Their functions are the whole kernel's, byte for
+// byte; the whole kernel is the file shipped for runtimes that take only precompiled modules.
 import { gTemplates, type KernelOptions } from './_lanes.js';
 import { chunksFunction, oneFunction, xofFunction } from './_functions.js';
-import { PAGES } from './_layout.js';
+import { HASH_PAGES, PAGES } from './_layout.js';
 import { manyFunction } from './_many.js';
 import { encodeModule } from './_module.js';
 
 export type { KernelOptions } from './_lanes.js';
 
-/** The kernel module's bytes; deterministic for given options. */
+// Defaults measured (docs/wasm-kernel.md): V8's fastest shape on a 2-core AMD EPYC (kernel
+// alone, Node 20: one group of 4 chunks 1.6-1.9x two interleaved ones; the four G functions of
+// a pass step by step with shift rotations 1.07-1.19x each G whole with byte shuffles).
+// 16-byte loads + transposes beat one 4-byte load per lane (V8 1 MiB: 2054 vs 2010 MB/s; JSC
+// 1567 vs 1528). Other engines' shapes: _engine.ts.
+const withDefaults = (options: KernelOptions): Required<KernelOptions> => ({
+  loads: options.loads ?? 'transpose',
+  interleave: options.interleave ?? 1,
+  order: options.order ?? 'steps',
+  rotate: options.rotate ?? 'shift',
+});
+
+/** The whole kernel module's bytes (`dist/kernel.wasm`); deterministic for given options. */
 export function kernelModule(options: KernelOptions = {}): Uint8Array<ArrayBuffer> {
-  // Defaults measured (docs/wasm-kernel.md): V8's fastest shape on a 2-core AMD EPYC (kernel
-  // alone, Node 20: one group of 4 chunks 1.6-1.9x two interleaved ones; the four G functions of
-  // a pass step by step with shift rotations 1.07-1.19x each G whole with byte shuffles).
-  // 16-byte loads + transposes beat one 4-byte load per lane (V8 1 MiB: 2054 vs 2010 MB/s; JSC
-  // 1567 vs 1528). Other engines' shapes: _engine.ts.
-  const opts: Required<KernelOptions> = {
-    loads: options.loads ?? 'transpose',
-    interleave: options.interleave ?? 1,
-    order: options.order ?? 'steps',
-    rotate: options.rotate ?? 'shift',
-  };
+  const opts = withDefaults(options);
   const g = gTemplates(opts);
   return encodeModule(
     [chunksFunction(opts, g.chunks), xofFunction(g.simd), manyFunction(g.simd), oneFunction(g.scalar)],
     { name: 'memory', pages: PAGES },
   );
+}
+
+/** The kernel's `chunks`, `xof` and `one` on a memory of the areas they use. */
+export function hashModule(options: KernelOptions = {}): Uint8Array<ArrayBuffer> {
+  const opts = withDefaults(options);
+  const g = gTemplates(opts);
+  return encodeModule([chunksFunction(opts, g.chunks), xofFunction(g.simd), oneFunction(g.scalar)], {
+    name: 'memory',
+    pages: HASH_PAGES,
+  });
+}
+
+/** The kernel's `many` on a memory of the kernel's size (the same layout). */
+export function manyModule(): Uint8Array<ArrayBuffer> {
+  return encodeModule([manyFunction(gTemplates(withDefaults({})).simd)], { name: 'memory', pages: PAGES });
 }

@@ -2,7 +2,14 @@
 // whose lengths are computed, never written by hand. Pure: the same calls give the same bytes.
 import { u32, writeS32, writeU32, type ByteSink } from './_leb128.js';
 import {
+  CODE_SECTION,
   EMPTY_BLOCK,
+  EXPORT_SECTION,
+  FUNC_EXPORT,
+  FUNCTION_SECTION,
+  MEMORY_EXPORT,
+  MEMORY_SECTION,
+  TYPE_SECTION,
   FUNC_TYPE,
   I32_CONST,
   SIMD_I8X16_SHUFFLE,
@@ -10,12 +17,9 @@ import {
   SIMD_V128_CONST,
   blockOp,
   branchOp,
-  exportKind,
   localOp,
   memOp,
   plainOp,
-  sectionId,
-  simdLaneOp,
   simdMemLaneOp,
   simdMemOp,
   simdOp,
@@ -25,7 +29,6 @@ import {
   type LocalOp,
   type MemOp,
   type PlainOp,
-  type SimdLaneOp,
   type SimdMemLaneOp,
   type SimdMemOp,
   type SimdOp,
@@ -251,12 +254,6 @@ export class FunctionBody {
     return this;
   }
 
-  simdLane(name: SimdLaneOp, lane: number): this {
-    this.#simd(simdLaneOp[name]);
-    this.#code.push(byte(lane, 'lane'));
-    return this;
-  }
-
   /** `v128.const` from four 32-bit lanes (little-endian). */
   v128i32x4(lanes: readonly [number, number, number, number]): this {
     this.#simd(SIMD_V128_CONST);
@@ -326,23 +323,23 @@ export function encodeModule(
     ...vec(f.type.results.map((t) => [valType[t]])),
   ]);
   // Not named `exports`: linters take `exports.x` for CommonJS.
-  const exportEntries = funcs.map((f, i) => [...name(f.name), exportKind.func, ...u32(i)]);
+  const exportEntries = funcs.map((f, i) => [...name(f.name), FUNC_EXPORT, ...u32(i)]);
   const out = new ByteWriter();
   out.append(MAGIC);
   out.append(VERSION);
-  out.append(section(sectionId.type, vec(types)));
-  out.append(section(sectionId.function, vec(funcs.map((_, i) => u32(i)))));
+  out.append(section(TYPE_SECTION, vec(types)));
+  out.append(section(FUNCTION_SECTION, vec(funcs.map((_, i) => u32(i)))));
   if (memory) {
     // Limits with both min and max: the memory never grows, so views on it stay valid.
-    out.append(section(sectionId.memory, vec([[LIMITS_MIN_MAX, ...u32(memory.pages), ...u32(memory.pages)]])));
-    exportEntries.push([...name(memory.name), exportKind.memory, ...u32(0)]);
+    out.append(section(MEMORY_SECTION, vec([[LIMITS_MIN_MAX, ...u32(memory.pages), ...u32(memory.pages)]])));
+    exportEntries.push([...name(memory.name), MEMORY_EXPORT, ...u32(0)]);
   }
-  out.append(section(sectionId.export, vec(exportEntries)));
+  out.append(section(EXPORT_SECTION, vec(exportEntries)));
   // The code section is most of the module: written in place rather than through arrays.
   const code = new ByteWriter();
   writeU32(code, funcs.length);
   for (const f of funcs) code.append(f.body.encode());
-  out.push(sectionId.code);
+  out.push(CODE_SECTION);
   writeU32(out, code.length);
   out.append(code.bytes());
   return out.bytes();

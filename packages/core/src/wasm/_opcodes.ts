@@ -9,11 +9,8 @@ export type ValType = keyof typeof valType;
 /** Single-byte instructions without immediates. */
 export const plainOp = {
   unreachable: 0x00,
-  nop: 0x01,
   else: 0x05,
   end: 0x0b,
-  return: 0x0f,
-  drop: 0x1a,
   select: 0x1b,
   'i32.eqz': 0x45,
   'i32.eq': 0x46,
@@ -21,7 +18,6 @@ export const plainOp = {
   'i32.lt_u': 0x49,
   'i32.gt_u': 0x4b,
   'i32.le_u': 0x4d,
-  'i32.ge_u': 0x4f,
   'i32.add': 0x6a,
   'i32.sub': 0x6b,
   'i32.mul': 0x6c,
@@ -58,12 +54,8 @@ export const SIMD_PREFIX = 0xfd;
 
 /** SIMD instructions without immediates. */
 export const simdOp = {
-  'i8x16.swizzle': 0x0e,
   'i32x4.splat': 0x11,
-  'i32x4.eq': 0x37,
   'i32x4.lt_u': 0x3a,
-  'v128.not': 0x4d,
-  'v128.and': 0x4e,
   'v128.or': 0x50,
   'v128.xor': 0x51,
   'i32x4.shl': 0xab,
@@ -83,34 +75,21 @@ export const simdMemOp = {
 export type SimdMemOp = keyof typeof simdMemOp;
 
 /** SIMD memory access to one lane (followed by a memarg, then the lane index byte). */
-export const simdMemLaneOp = { 'v128.load32_lane': 0x56, 'v128.store32_lane': 0x5a } as const;
+export const simdMemLaneOp = { 'v128.load32_lane': 0x56 } as const;
 export type SimdMemLaneOp = keyof typeof simdMemLaneOp;
-
-/** SIMD lane access (followed by the lane index byte). */
-export const simdLaneOp = { 'i32x4.extract_lane': 0x1b, 'i32x4.replace_lane': 0x1c } as const;
-export type SimdLaneOp = keyof typeof simdLaneOp;
 
 /** `v128.const` (16 immediate bytes) and `i8x16.shuffle` (16 lane indices). */
 export const SIMD_V128_CONST = 0x0c;
 export const SIMD_I8X16_SHUFFLE = 0x0d;
 
-/** Section ids (core spec 5.5.2). */
-export const sectionId = {
-  type: 1,
-  import: 2,
-  function: 3,
-  table: 4,
-  memory: 5,
-  global: 6,
-  export: 7,
-  start: 8,
-  element: 9,
-  code: 10,
-  data: 11,
-} as const;
-
-/** Export kinds (core spec 5.5.10). */
-export const exportKind = { func: 0x00, table: 0x01, memory: 0x02, global: 0x03 } as const;
+/** The section ids (core spec 5.5.2) and export kinds (5.5.10) the module writer uses. */
+export const TYPE_SECTION = 1;
+export const FUNCTION_SECTION = 3;
+export const MEMORY_SECTION = 5;
+export const EXPORT_SECTION = 7;
+export const CODE_SECTION = 10;
+export const FUNC_EXPORT = 0x00;
+export const MEMORY_EXPORT = 0x02;
 
 /** The type constructor of function types and the empty block type. */
 export const FUNC_TYPE = 0x60;

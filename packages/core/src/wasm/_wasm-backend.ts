@@ -1,6 +1,6 @@
 import { BLOCK_LEN, CHUNK_LEN, ROOT } from '../_constants.js';
 import type { Kernels } from '../_kernels.js';
-import { kernelModule } from './_generator.js';
+import { hashModule } from './_generator.js';
 import { engineKernelOptions } from './_engine.js';
 import {
   CV_PTR,
@@ -15,20 +15,20 @@ import {
 
 const TWO_POW_32 = 0x100000000;
 
-/** The kernel module's bytes, generated once, in the shape this engine runs fastest. */
+/** The hash piece of the kernel (`chunks`, `xof`, `one`), generated once, in the shape this engine runs fastest. */
 let bytes: Uint8Array<ArrayBuffer> | undefined;
 export function kernelBytes(): Uint8Array<ArrayBuffer> {
-  return (bytes ??= kernelModule(engineKernelOptions()));
+  return (bytes ??= hashModule(engineKernelOptions()));
 }
 
-/** Compiles the kernel synchronously; throws where the engine refuses (CSP, main-thread size limits). */
-export function compileKernelSync(): WebAssembly.Instance {
-  return new WebAssembly.Instance(new WebAssembly.Module(kernelBytes()));
+/** Compiles and instantiates `bytes` synchronously; throws where the engine refuses (CSP, main-thread size limits). */
+export function instantiateSync(bytes: Uint8Array<ArrayBuffer>): WebAssembly.Instance {
+  return new WebAssembly.Instance(new WebAssembly.Module(bytes));
 }
 
-/** Compiles the kernel asynchronously (allowed where synchronous compilation is not). */
-export async function compileKernel(): Promise<WebAssembly.Instance> {
-  return WebAssembly.instantiate(await WebAssembly.compile(kernelBytes()));
+/** The same, asynchronously (allowed where synchronous compilation is not). */
+export async function instantiate(bytes: Uint8Array<ArrayBuffer>): Promise<WebAssembly.Instance> {
+  return WebAssembly.instantiate(await WebAssembly.compile(bytes));
 }
 
 /**
