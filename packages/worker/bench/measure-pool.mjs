@@ -16,6 +16,8 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '3' },
     only: { type: 'string' },
     run: { type: 'string' },
+    // Another build of the package (e.g. main's dist copied under packages/worker/) to measure beside this one.
+    baseline: { type: 'string' },
   },
 });
 const MiB = 1024 * 1024;
@@ -64,7 +66,15 @@ if (values.run) {
       { length: config.size },
       () =>
         new Worker(new URL('./_ceiling-worker.mjs', import.meta.url), {
-          workerData: { file, size, task: config.subtree, piece: config.piece, hash: config.hash, reader: config.reader, counter },
+          workerData: {
+            file,
+            size,
+            task: config.subtree,
+            piece: config.piece,
+            hash: config.hash,
+            reader: config.reader,
+            counter,
+          },
         }),
     );
     await Promise.all(
@@ -112,7 +122,9 @@ if (values.run) {
     console.log(JSON.stringify({ ...config, perCallMs: perCall, inlineMs: inline }));
     process.exit(0);
   } else {
-    const { createPool } = await import('@blake3-web/worker');
+    const { createPool } = await import(
+      config.baseline ? new URL(`../${config.baseline}/index-node.js`, import.meta.url).href : '@blake3-web/worker'
+    );
     const { bytesToHex } = await import('@blake3-web/core');
     const pool = createPool({ size: config.size, subtreeBytes: config.subtree });
     const input = config.kind === 'pool-blob' ? await (await import('node:fs')).openAsBlob(file) : file;
@@ -151,7 +163,15 @@ if (!existsSync(file) || statSync(file).size !== Number(values.mib) * MiB) {
 spawnSync('cat', [file], { stdio: ['ignore', 'ignore', 'inherit'] });
 
 const script = fileURLToPath(import.meta.url);
-const ceiling = (size, extra) => ({ kind: 'ceiling', size, subtree: 16 * MiB, piece: MiB, hash: false, reader: 'sync', ...extra });
+const ceiling = (size, extra) => ({
+  kind: 'ceiling',
+  size,
+  subtree: 16 * MiB,
+  piece: MiB,
+  hash: false,
+  reader: 'sync',
+  ...extra,
+});
 const configs = [
   { kind: 'one-shot' },
   { kind: 'single' },
@@ -167,6 +187,9 @@ const configs = [
   ...[1, 4, 8, 64].map((s) => ({ kind: 'pool-path', size: 1, subtree: s * MiB })),
   ...[1, 4, 16, 64].map((s) => ({ kind: 'hash-only', subtree: s * MiB })),
   ...[1024, 16 * 1024, 64 * 1024, 256 * 1024, 1024 * 1024].map((bytes) => ({ kind: 'roundtrip', bytes })),
+  ...(values.baseline
+    ? [1, 2].map((size) => ({ kind: 'pool-path', size, subtree: 16 * MiB, baseline: values.baseline }))
+    : []),
 ].filter((c) => !values.only || values.only.split('|').some((part) => JSON.stringify(c).includes(part)));
 
 const results = new Map();

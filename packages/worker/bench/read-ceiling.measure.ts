@@ -214,10 +214,9 @@ test.describe('read ceiling', () => {
     await enginePage.waitForFunction(() => globalThis.blake3WebWorker !== undefined);
     const results = [];
     for (const n of pools)
-      results.push(await enginePage.evaluate(measure, { source: 'blob', mib: blobMib, rounds, pools: [n] }));
+      results.push(await enginePage.evaluate(measure, { source: 'blob' as const, mib: blobMib, rounds, pools: [n] }));
     report(enginePage.engine, 'blob', results);
-    for (const r of results)
-      for (const row of r.rows) if (row.hex != null) expect(row.hex, row.label).toBe(r.page.hex);
+    for (const r of results) for (const row of r.rows) if (row.hex != null) expect(row.hex, row.label).toBe(r.page.hex);
   });
 });
 
@@ -236,7 +235,8 @@ test.describe('read ceiling, File', () => {
     await page.waitForFunction(() => globalThis.blake3WebWorker !== undefined);
     await page.setInputFiles('#file', path);
     const results = [];
-    for (const n of pools) results.push(await page.evaluate(measure, { source: 'file', mib: fileMib, rounds, pools: [n] }));
+    for (const n of pools)
+      results.push(await page.evaluate(measure, { source: 'file' as const, mib: fileMib, rounds, pools: [n] }));
     report(browserName, 'file', results);
     for (const r of results) {
       for (const row of r.rows) if (row.hex != null) expect(row.hex, row.label).toBe(expected);
@@ -248,6 +248,15 @@ test.describe('read ceiling, File', () => {
 function report(engine: string, source: string, results: Awaited<ReturnType<typeof measure>>[]): void {
   for (const r of results) {
     const rows = r.rows.map(({ hex: _, ...row }) => row);
-    console.log(JSON.stringify({ engine, source, size: r.size, hc: r.hardwareConcurrency, rows, page: { ...r.page, hex: undefined } }));
+    console.log(
+      JSON.stringify({
+        engine,
+        source,
+        size: r.size,
+        hc: r.hardwareConcurrency,
+        rows,
+        page: { ...r.page, hex: undefined },
+      }),
+    );
   }
 }
