@@ -67,6 +67,20 @@ export function blobStreamsAreByteStreams(): boolean {
 }
 
 /**
+ * What a Blob stream's read failed with, as the slice readers fail: Chromium (156) errors the
+ * stream of a File whose file changed with a TypeError where its arrayBuffer() gives a
+ * NotReadableError; the engine's own words stay in the message.
+ */
+function streamFailed(e: unknown, start: number, end: number): unknown {
+  if (e instanceof DOMException) return e;
+  const detail = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+  return new DOMException(
+    `reading bytes [${start}, ${end}) failed (${detail}): the file changed or cannot be read`,
+    'NotReadableError',
+  );
+}
+
+/**
  * Bytes [start, end) of a Blob as one byte stream read in order into a reused buffer. Reads must
  * come in order and cover the range; verify() fails unless the stream ended exactly at `end`.
  */
@@ -82,7 +96,9 @@ export function blobStreamReader(blob: Blob, start: number, end: number, pieceBy
       reader ??= blob.slice(start, end).stream().getReader({ mode: 'byob' });
       let filled = 0;
       while (filled < b - a) {
-        const { done, value } = await reader.read(new Uint8Array(buffer, filled, b - a - filled));
+        const { done, value } = await reader
+          .read(new Uint8Array(buffer, filled, b - a - filled))
+          .catch((e: unknown) => Promise.reject(streamFailed(e, start, end)));
         if (done || value === undefined) throw shortRead(start, end, a - start + filled);
         buffer = value.buffer as ArrayBuffer;
         filled += value.length;

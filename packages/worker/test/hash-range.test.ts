@@ -258,6 +258,15 @@ describe('reading Blobs', () => {
       name: 'NotReadableError',
       message: /\[4096, 8192\) gave 4097 bytes/,
     });
+    // A stream that errors (Chromium: a TypeError for a File whose file changed) is a NotReadableError too.
+    const failing = {
+      size: 8192,
+      slice: () => ({
+        stream: () => new ReadableStream({ type: 'bytes', pull: (c) => c.error(new TypeError('network error')) }),
+      }),
+    } as unknown as Blob;
+    const failed = { ...task, source: { kind: 'blob' as const, blob: failing, size: 8192 } };
+    await assert.rejects(hashRange(failed, noFiles), { name: 'NotReadableError', message: /TypeError: network error/ });
     // Reads out of order are a bug in the caller, not a short file.
     const reader = blobStreamReader(new Blob([data]), 0, 8192, 4096);
     await assert.rejects(reader.read(4096, 8192), { name: 'RangeError', message: /in order/ });
