@@ -7,6 +7,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { oracle, paint } from '@blake3-web/testkit';
+
 import { fixtureUrl, type EnginePage } from '../fixtures/engine-page.ts';
 import { expect, skipWebKit, test } from '../fixtures/test.ts';
 
@@ -345,5 +347,71 @@ test.describe('worker pool: a File whose file changed on disk', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+// Sizes around every boundary a reader has: empty, one byte, one chunk and one past it, the
+// 1 MiB task and stream piece, and several tasks with a partial last one.
+const MiB = 1024 * 1024;
+const readerSizes = [0, 1, 1024, 1025, MiB - 1, MiB, MiB + 1, 3 * MiB - 1, 3 * MiB + 1, 6 * MiB + 777];
+const officialHashes = () => oracle(readerSizes.map((n) => ({ data: paint(n, n), length: 32 })));
+
+/** In the page: hashes painted inputs of each size on a pool of 2 with 1 MiB subtrees; which reader the engine gets. */
+async function hashPaintedInPage({ sizes, fromFiles }: { sizes: number[]; fromFiles: boolean }) {
+  const { core, worker } = globalThis.blake3WebWorker!;
+  const inputs = fromFiles
+    ? Array.from((document.getElementById('file') as HTMLInputElement).files!)
+    : sizes.map((n) => {
+        const data = new Uint8Array(n);
+        for (let i = 0; i < n; i++) data[i] = (i + n) % 251;
+        return new Blob([data]);
+      });
+  const pool = worker.createPool({ size: 2, subtreeBytes: 1024 * 1024 });
+  try {
+    const hexes: string[] = [];
+    for (const blob of inputs) hexes.push(core.bytesToHex(await pool.hashBlob(blob)));
+    let byteStreams: boolean;
+    try {
+      new Blob([]).stream().getReader({ mode: 'byob' }).releaseLock();
+      byteStreams = true;
+    } catch {
+      byteStreams = false;
+    }
+    return { hexes, sizes: inputs.map((b) => b.size), byteStreams };
+  } finally {
+    pool.terminate();
+  }
+}
+
+test.describe('worker pool: every reader gives the official hash', () => {
+  test('in-memory Blobs around every task and piece boundary', async ({ enginePage }) => {
+    await openWorkerPage(enginePage);
+    const r = await enginePage.evaluate(hashPaintedInPage, { sizes: readerSizes, fromFiles: false });
+    // Byte streams (Chromium, Firefox) are read with a BYOB reader, else by slices (WebKitGTK).
+    expect(r.byteStreams).toBe(enginePage.engine !== 'webkit');
+    expect(r.hexes).toEqual(officialHashes());
+  });
+
+  test.describe('Files from disk', () => {
+    skipWebKit('setInputFiles');
+    test('Files read from disk around every task and piece boundary', async ({ page }) => {
+      const dir = await mkdtemp(join(tmpdir(), 'blake3-web-e2e-'));
+      try {
+        const paths = readerSizes.map((n) => {
+          const path = join(dir, `painted-${n}.bin`);
+          writeFileSync(path, paint(n, n));
+          return path;
+        });
+        await page.goto(fixtureUrl('/e2e/pages/worker.html'));
+        await page.waitForFunction(() => globalThis.blake3WebWorker !== undefined);
+        await page.evaluate(() => document.getElementById('file')!.setAttribute('multiple', ''));
+        await page.setInputFiles('#file', paths);
+        const r = await page.evaluate(hashPaintedInPage, { sizes: readerSizes, fromFiles: true });
+        expect(r.sizes).toEqual(readerSizes);
+        expect(r.hexes).toEqual(officialHashes());
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
   });
 });

@@ -16,6 +16,8 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '3' },
     only: { type: 'string' },
     run: { type: 'string' },
+    // Another build of the package (e.g. main's dist copied under packages/worker/) to measure beside this one.
+    baseline: { type: 'string' },
   },
 });
 const MiB = 1024 * 1024;
@@ -44,6 +46,41 @@ if (values.run) {
     }
     await fh.close();
     hex = bytesToHex(hasher.digest());
+  } else if (config.kind === 'one-shot') {
+    // The goal's yardstick: blake3() of 1 MiB already in memory, on one thread.
+    const { blake3 } = await import('@blake3-web/core');
+    const buf = new Uint8Array(MiB).fill(7);
+    for (let i = 0; i < 64; i++) blake3(buf);
+    const h0 = performance.now();
+    for (let i = 0; i < 1024; i++) blake3(buf);
+    const ms = performance.now() - h0;
+    console.log(JSON.stringify({ ...config, ms, mbps: (1024 * MiB) / 1e6 / (ms / 1e3), backend: backend() }));
+    process.exit(0);
+  } else if (config.kind === 'ceiling') {
+    // The read ceiling: `size` workers read (and with hash, hash) the pool's task ranges, taking
+    // task numbers from a shared counter: no messages per task, no merging.
+    const { Worker } = await import('node:worker_threads');
+    const counter = new SharedArrayBuffer(4);
+    const size = statSync(file).size;
+    const workers = Array.from(
+      { length: config.size },
+      () =>
+        new Worker(new URL('./_ceiling-worker.mjs', import.meta.url), {
+          workerData: {
+            file,
+            size,
+            task: config.subtree,
+            piece: config.piece,
+            hash: config.hash,
+            reader: config.reader,
+            counter,
+          },
+        }),
+    );
+    await Promise.all(
+      workers.map((w) => new Promise((resolve, reject) => (w.once('message', resolve), w.once('error', reject)))),
+    );
+    tasks = Math.ceil(size / config.subtree);
   } else if (config.kind === 'hash-only') {
     // Pure hashing speed of hashSubtree on one in-memory subtree, no I/O, no threads.
     const { hashSubtree } = await import('@blake3-web/core/hazmat');
@@ -85,7 +122,9 @@ if (values.run) {
     console.log(JSON.stringify({ ...config, perCallMs: perCall, inlineMs: inline }));
     process.exit(0);
   } else {
-    const { createPool } = await import('@blake3-web/worker');
+    const { createPool } = await import(
+      config.baseline ? new URL(`../${config.baseline}/index-node.js`, import.meta.url).href : '@blake3-web/worker'
+    );
     const { bytesToHex } = await import('@blake3-web/core');
     const pool = createPool({ size: config.size, subtreeBytes: config.subtree });
     const input = config.kind === 'pool-blob' ? await (await import('node:fs')).openAsBlob(file) : file;
@@ -124,15 +163,34 @@ if (!existsSync(file) || statSync(file).size !== Number(values.mib) * MiB) {
 spawnSync('cat', [file], { stdio: ['ignore', 'ignore', 'inherit'] });
 
 const script = fileURLToPath(import.meta.url);
+const ceiling = (size, extra) => ({
+  kind: 'ceiling',
+  size,
+  subtree: 16 * MiB,
+  piece: MiB,
+  hash: false,
+  reader: 'sync',
+  ...extra,
+});
 const configs = [
+  { kind: 'one-shot' },
   { kind: 'single' },
+  ...[1, 2, 3, 4].map((size) => ceiling(size)),
+  ...[1, 2].map((size) => ceiling(size, { reader: 'async' })),
+  ...[1, 2, 3, 4].map((size) => ceiling(size, { hash: true })),
+  ...[1, 2].map((size) => ceiling(size, { hash: true, reader: 'async' })),
+  ceiling(2, { hash: true, piece: 2 * MiB }),
+  ceiling(2, { hash: true, piece: 256 * 1024 }),
   ...[1, 2, 3, 4].map((size) => ({ kind: 'pool-path', size, subtree: 16 * MiB })),
   { kind: 'pool-path', size: 2, subtree: 8 * MiB },
   { kind: 'pool-blob', size: 2, subtree: 16 * MiB },
   ...[1, 4, 8, 64].map((s) => ({ kind: 'pool-path', size: 1, subtree: s * MiB })),
   ...[1, 4, 16, 64].map((s) => ({ kind: 'hash-only', subtree: s * MiB })),
   ...[1024, 16 * 1024, 64 * 1024, 256 * 1024, 1024 * 1024].map((bytes) => ({ kind: 'roundtrip', bytes })),
-].filter((c) => !values.only || JSON.stringify(c).includes(values.only));
+  ...(values.baseline
+    ? [1, 2].map((size) => ({ kind: 'pool-path', size, subtree: 16 * MiB, baseline: values.baseline }))
+    : []),
+].filter((c) => !values.only || values.only.split('|').some((part) => JSON.stringify(c).includes(part)));
 
 const results = new Map();
 const load = [loadavg()[0]];

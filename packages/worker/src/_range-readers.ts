@@ -25,19 +25,99 @@ export type OpenFile = (file: FileSnapshot) => Promise<RangeReader>;
  */
 export const BLOB_PIECE_BYTES = 8 * 1024 * 1024;
 
+function shortRead(start: number, end: number, got: number): DOMException {
+  return new DOMException(
+    `reading bytes [${start}, ${end}) gave ${got} bytes: the file changed while it was being hashed`,
+    'NotReadableError',
+  );
+}
+
 /**
  * Bytes [start, end) of a Blob. A File whose file shrank on disk reads short in Firefox (153)
  * instead of failing as Chromium and WebKit do; short bytes must never reach a hash.
  */
 export async function readBlobRange(blob: Blob, start: number, end: number): Promise<Uint8Array> {
   const bytes = new Uint8Array(await blob.slice(start, end).arrayBuffer());
-  if (bytes.length !== end - start) {
-    throw new DOMException(
-      `reading bytes [${start}, ${end}) gave ${bytes.length} bytes: the file changed while it was being hashed`,
-      'NotReadableError',
-    );
-  }
+  if (bytes.length !== end - start) throw shortRead(start, end, bytes.length);
   return bytes;
+}
+
+/**
+ * Where the engine's Blob streams are byte streams (Chromium, Firefox), a task's range is one
+ * stream read into a reused buffer of this size: small enough that the bytes are still in cache
+ * when hashed, and each read hands over what the engine has, with no round trip per piece
+ * (docs/worker-pool.md: read ceilings by reader).
+ */
+export const BYOB_PIECE_BYTES = 1024 * 1024;
+
+let byobSupport: boolean | undefined;
+
+/** Whether Blob streams take BYOB readers here (WebKitGTK 2.50: no). A feature test, once. */
+export function blobStreamsAreByteStreams(): boolean {
+  if (byobSupport === undefined) {
+    try {
+      const stream = new Blob([]).stream();
+      stream.getReader({ mode: 'byob' }).releaseLock();
+      byobSupport = true;
+    } catch {
+      byobSupport = false;
+    }
+  }
+  return byobSupport;
+}
+
+/**
+ * What a Blob stream's read failed with, as the slice readers fail: Chromium (156) errors the
+ * stream of a File whose file changed with a TypeError where its arrayBuffer() gives a
+ * NotReadableError; the engine's own words stay in the message.
+ */
+function streamFailed(e: unknown, start: number, end: number): unknown {
+  if (e instanceof DOMException) return e;
+  const detail = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+  return new DOMException(
+    `reading bytes [${start}, ${end}) failed (${detail}): the file changed or cannot be read`,
+    'NotReadableError',
+  );
+}
+
+/**
+ * Bytes [start, end) of a Blob as one byte stream read in order into a reused buffer. Reads must
+ * come in order and cover the range; verify() fails unless the stream ended exactly at `end`.
+ */
+export function blobStreamReader(blob: Blob, start: number, end: number, pieceBytes = BYOB_PIECE_BYTES): RangeReader {
+  let reader: ReadableStreamBYOBReader | undefined;
+  let buffer: ArrayBuffer = new ArrayBuffer(Math.min(pieceBytes, Math.max(1, end - start)));
+  let at = start;
+  return {
+    pieceBytes,
+    async read(a, b) {
+      if (a !== at || b > end || b - a > buffer.byteLength)
+        throw new RangeError(`a stream reader reads in order: expected bytes from ${at}, got [${a}, ${b})`);
+      reader ??= blob.slice(start, end).stream().getReader({ mode: 'byob' });
+      let filled = 0;
+      while (filled < b - a) {
+        const { done, value } = await reader
+          .read(new Uint8Array(buffer, filled, b - a - filled))
+          .catch((e: unknown) => Promise.reject(streamFailed(e, start, end)));
+        if (done || value === undefined) throw shortRead(start, end, a - start + filled);
+        buffer = value.buffer as ArrayBuffer;
+        filled += value.length;
+      }
+      at = b;
+      return new Uint8Array(buffer, 0, filled);
+    },
+    async verify() {
+      if (reader === undefined) return;
+      // One more read must find the end: a stream that goes on is not the range asked for.
+      const { done, value } = await reader.read(new Uint8Array(buffer, 0, 1));
+      if (!done) throw shortRead(start, end, at - start + (value?.length ?? 0));
+    },
+    async close() {
+      if (reader === undefined) return;
+      await reader.cancel().catch(() => undefined);
+      reader = undefined;
+    },
+  };
 }
 
 export function blobReader(blob: Blob, pieceBytes = BLOB_PIECE_BYTES): RangeReader {
@@ -74,7 +154,7 @@ export async function openTaskReader(task: HashTask, openFile: OpenFile): Promis
           'NotReadableError',
         );
       }
-      return blobReader(source.blob);
+      return blobStreamsAreByteStreams() ? blobStreamReader(source.blob, start, end) : blobReader(source.blob);
     }
     case 'bytes':
       aRange(start, end, Number.MAX_SAFE_INTEGER);

@@ -7,7 +7,13 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { hashFromReader, hashRange } from '../src/_hash-range.ts';
 import { fileSnapshot, openFile } from '../src/_open-file-node.ts';
-import { blobReader, bytesReader, type OpenFile } from '../src/_range-readers.ts';
+import {
+  blobReader,
+  blobStreamReader,
+  blobStreamsAreByteStreams,
+  bytesReader,
+  type OpenFile,
+} from '../src/_range-readers.ts';
 import { planSubtrees, subtreeRange } from '../src/plan-subtrees.ts';
 import type { HashTask, TaskSource } from '../src/protocol.ts';
 import { tempDir } from './_helpers.ts';
@@ -193,5 +199,77 @@ describe('reading Blobs', () => {
       name: 'NotReadableError',
       message: /\[4096, 8192\) gave 1904 bytes/,
     });
+  });
+
+  it('a Blob read as one byte stream per task hashes as the slice reader does, at every size around a piece', async () => {
+    assert.ok(blobStreamsAreByteStreams(), 'Node 20 Blob streams are byte streams');
+    const piece = 4096;
+    for (const total of [1, 1023, 1024, 1025, piece - 1, piece, piece + 1, 3 * piece + 5, 16 * piece]) {
+      const data = paint(total, total);
+      const blob = new Blob([data]);
+      const root: HashTask = {
+        source: { kind: 'blob', blob, size: total },
+        start: 0,
+        end: total,
+        output: 'root',
+        opts: {},
+      };
+      const streamed = blobStreamReader(blob, 0, total, piece);
+      assert.equal(bytesToHex(await hashFromReader(root, streamed)), bytesToHex(blake3(data)), `${total} bytes`);
+      await streamed.verify();
+      await streamed.close();
+      // A subtree of four pieces that starts past 0: the stream is of the slice, positions are the input's.
+      const start = 4 * piece;
+      if (total <= start) continue;
+      const end = Math.min(total, 2 * start);
+      const sub: HashTask = { ...root, start, end, output: 'subtree', opts: { context: 'stream' } };
+      const reader = blobStreamReader(blob, start, end, piece);
+      assert.deepEqual(
+        await hashFromReader(sub, reader),
+        hashSubtree(data.subarray(start, end), start, { context: 'stream' }),
+        `[${start}, ${end}) of ${total}`,
+      );
+      await reader.verify();
+      await reader.close();
+      assert.deepEqual(
+        await hashFromReader(sub, blobReader(blob, piece)),
+        hashSubtree(data.subarray(start, end), start, { context: 'stream' }),
+      );
+    }
+  });
+
+  it('a byte stream that ends early or goes on past the range fails with NotReadableError', async () => {
+    const data = paint(10_000);
+    const lying = (delta: number) =>
+      ({ size: 8192, slice: (a: number, b: number) => new Blob([data.subarray(a, b + delta)]) }) as unknown as Blob;
+    const task: HashTask = {
+      source: { kind: 'blob', blob: lying(-1), size: 8192 },
+      start: 4096,
+      end: 8192,
+      output: 'subtree',
+      opts: {},
+    };
+    await assert.rejects(hashRange(task, noFiles), {
+      name: 'NotReadableError',
+      message: /\[4096, 8192\) gave 4095 bytes/,
+    });
+    const longer = { ...task, source: { kind: 'blob' as const, blob: lying(1), size: 8192 } };
+    await assert.rejects(hashRange(longer, noFiles), {
+      name: 'NotReadableError',
+      message: /\[4096, 8192\) gave 4097 bytes/,
+    });
+    // A stream that errors (Chromium: a TypeError for a File whose file changed) is a NotReadableError too.
+    const failing = {
+      size: 8192,
+      slice: () => ({
+        stream: () => new ReadableStream({ type: 'bytes', pull: (c) => c.error(new TypeError('network error')) }),
+      }),
+    } as unknown as Blob;
+    const failed = { ...task, source: { kind: 'blob' as const, blob: failing, size: 8192 } };
+    await assert.rejects(hashRange(failed, noFiles), { name: 'NotReadableError', message: /TypeError: network error/ });
+    // Reads out of order are a bug in the caller, not a short file.
+    const reader = blobStreamReader(new Blob([data]), 0, 8192, 4096);
+    await assert.rejects(reader.read(4096, 8192), { name: 'RangeError', message: /in order/ });
+    await reader.close();
   });
 });
