@@ -2,8 +2,8 @@
  * Reads ranges of a Blob for an uploader that asks for them in order: while one range is being
  * sent, the next is already being read, so reading is off the request's critical path. A range
  * asked for again (a request retried from the offset the server kept) is assembled from a fresh
- * read of the part before the range read ahead and from that range itself: each byte is read once,
- * plus what the server did not keep.
+ * read of the part before the range read ahead and from that range, whose rest starts the next
+ * range read ahead: each byte is read once, plus what the server did not keep.
  * @module
  */
 
@@ -25,22 +25,25 @@ export class ReadAhead {
   async take(start: number, end: number, next: number): Promise<Uint8Array> {
     const ahead = this.#ahead;
     this.#ahead = undefined;
-    let bytes: Promise<Uint8Array>;
-    if (ahead !== undefined && ahead.start === start && ahead.end === end) bytes = ahead.bytes;
-    else if (ahead === undefined || ahead.end <= start || ahead.start >= end) bytes = this.#read(start, end);
-    else {
-      const from = Math.max(start, ahead.start);
-      const to = Math.min(end, ahead.end);
-      bytes = concat([
-        from > start ? this.#read(start, from) : EMPTY,
-        ahead.bytes.then((b) => b.subarray(from - ahead.start, to - ahead.start)),
-        to < end ? this.#read(to, end) : EMPTY,
-      ]);
-    }
+    const bytes = this.#assemble(start, end, ahead);
     const after = Math.min(end + next, this.#blob.size);
-    // A retried range that ends where the range read ahead starts leaves it for the next call.
-    if (ahead !== undefined && ahead.start === end && ahead.end === after) this.#ahead = ahead;
-    else if (after > end) this.#ahead = { start: end, end: after, bytes: this.#read(end, after) };
+    // What a retried range leaves of the range read ahead starts the next one.
+    if (after > end) this.#ahead = { start: end, end: after, bytes: this.#assemble(end, after, ahead) };
+    return bytes;
+  }
+
+  /** The bytes from `start` to `end`: what `ahead` holds of them, the rest read. */
+  #assemble(start: number, end: number, ahead: Range | undefined): Promise<Uint8Array> {
+    if (ahead !== undefined && ahead.start === start && ahead.end === end) return ahead.bytes;
+    if (ahead === undefined || ahead.end <= start || ahead.start >= end) return this.#read(start, end);
+    const from = Math.max(start, ahead.start);
+    const to = Math.min(end, ahead.end);
+    const bytes = concat([
+      from > start ? this.#read(start, from) : EMPTY,
+      ahead.bytes.then((b) => b.subarray(from - ahead.start, to - ahead.start)),
+      to < end ? this.#read(to, end) : EMPTY,
+    ]);
+    bytes.catch(() => undefined);
     return bytes;
   }
 
