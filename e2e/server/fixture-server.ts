@@ -6,6 +6,7 @@ import { dirname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { createBlobStore } from '../../demo/server/blob-store.ts';
+import { createTusUploads, UPLOAD_PATH } from '../../demo/server/tus-uploads.ts';
 import { mimeType } from './mime-types.ts';
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -35,13 +36,16 @@ export type FixtureServer = { readonly url: string; close(): Promise<void> };
 export async function startFixtureServer(port = 0): Promise<FixtureServer> {
   // The demo's content-addressed blobs (`.../blobs/<hex>`), for the verified-download specs.
   const blobs = createBlobStore();
+  // The demo's tus server, which its Upload page reaches at ./files/ (here /demo/dist/files/).
+  const uploads = createTusUploads();
   const server = createServer((req, res) => {
-    blobs.middleware(req, res, () =>
-      handle(req, res).catch((e: unknown) => {
+    if (req.url?.startsWith(`/demo/dist${UPLOAD_PATH}`)) req.url = req.url.slice('/demo/dist'.length);
+    const next = () =>
+      void handle(req, res).catch((e: unknown) => {
         if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
         res.end(`fixture server error: ${String(e)}\n`);
-      }),
-    );
+      });
+    uploads.middleware(req, res, () => blobs.middleware(req, res, next));
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

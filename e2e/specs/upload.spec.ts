@@ -25,13 +25,29 @@ function upload(page: EnginePage, server: TusTestServer, name: string, file = SM
   return page.evaluate((opts) => globalThis.blake3Upload!.run(opts), { endpoint: server.endpoint, name, ...file });
 }
 
-/** Starts an upload, and reloads the page once the server has confirmed `bytes` of it. */
-async function uploadThenReload(page: EnginePage, server: TusTestServer, name: string, bytes: number): Promise<void> {
+/**
+ * Starts an upload, and reloads the page once the server has confirmed `bytes` of it and a
+ * checkpoint at or past `saved` is in IndexedDB (checkpoints are saved beside the requests, not
+ * before them).
+ */
+async function uploadThenReload(
+  page: EnginePage,
+  server: TusTestServer,
+  name: string,
+  bytes: number,
+  saved: number,
+): Promise<void> {
   void upload(page, server, name).catch(() => undefined); // ends with the page
   await page.waitForFunction(
     new Function(`return globalThis.blake3Upload.state.progress >= ${bytes}`) as () => boolean,
     { timeout: 60_000 },
   );
+  await expect
+    .poll(() => page.evaluate(() => globalThis.blake3Upload!.savedCheckpoints().then((c) => c[0]?.offset ?? -1)), {
+      timeout: 30_000,
+      intervals: [20],
+    })
+    .toBeGreaterThanOrEqual(saved);
   await openUploadPage(page);
 }
 
@@ -59,7 +75,7 @@ test.describe('upload while hashing, verified by the server', () => {
     enginePage,
   }, info) => {
     const name = `reload-${info.project.name}.bin`;
-    await uploadThenReload(enginePage, server, name, 9 * MiB);
+    await uploadThenReload(enginePage, server, name, 9 * MiB, 8 * MiB - 1024);
     const saved = await enginePage.evaluate(() => globalThis.blake3Upload!.savedCheckpoints());
     expect(saved.length).toBe(1);
     expect(saved[0].offset).toBeGreaterThanOrEqual(8 * MiB - 1024);
@@ -80,7 +96,7 @@ test.describe('upload while hashing, verified by the server', () => {
 
   test('a corrupt saved checkpoint is refused, not resumed', async ({ enginePage }, info) => {
     const name = `corrupt-${info.project.name}.bin`;
-    await uploadThenReload(enginePage, server, name, 5 * MiB);
+    await uploadThenReload(enginePage, server, name, 5 * MiB, 1);
     await enginePage.evaluate(() => globalThis.blake3Upload!.corruptCheckpoints());
     const out = await upload(enginePage, server, name);
     expect(out.ok).toBe(false);

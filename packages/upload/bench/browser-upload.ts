@@ -2,7 +2,7 @@
 // adapter (hash while uploading, to the verifying store), tus alone (to a plain FileStore), and
 // @blake3-web/worker's hashFile first, then tus (to the verifying store). Rounds interleave the
 // variants; medians are printed with the load average. Not a test.
-//   node --import tsx bench/browser-upload.ts [MiB] [rounds]
+//   node --import tsx bench/browser-upload.ts [MiB] [rounds] [engines: chromium,firefox]
 import { FileStore } from '@tus/file-store';
 import { Server } from '@tus/server';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,6 +18,7 @@ import { startTusServer } from '../test/_tus-server.ts';
 const MiB = 1024 * 1024;
 const size = Number(process.argv[2] ?? 1024) * MiB;
 const rounds = Number(process.argv[3] ?? 3);
+const engines = (process.argv[4] ?? 'chromium,firefox').split(',') as ('chromium' | 'firefox')[];
 const chunkSize = 8 * MiB;
 const VARIANTS = ['plain', 'hash', 'hashFile'] as const;
 
@@ -62,7 +63,7 @@ console.log(
     .join(' ')}`,
 );
 try {
-  for (const engine of ['chromium', 'firefox'] as const) {
+  for (const engine of engines) {
     const browser: Browser =
       engine === 'chromium'
         ? await chromium.launch({

@@ -3,11 +3,16 @@
 import type { Checkpoint } from './checkpoint.js';
 import type { UploadHasherOpts } from './upload-hasher.js';
 
+/**
+ * The hasher's state after a call: the offset taken and the checkpoint at or below it. Every
+ * answer carries it, so saving checkpoints costs no message of its own.
+ */
+export type HasherState = { offset: number; checkpoint: Checkpoint };
+
 export interface HasherWorkerApi {
-  /** Starts a new hasher (replacing any other), resuming from opts.checkpoint if given; returns its offset. */
-  open(opts: UploadHasherOpts): number;
-  /** UploadHasher.write; returns the offset taken after it. */
-  write(offset: number, bytes: Uint8Array): number;
-  checkpoint(): Checkpoint;
+  /** Starts a new hasher (replacing any other), resuming from opts.checkpoint if given. */
+  open(opts: UploadHasherOpts): HasherState;
+  /** UploadHasher.write. */
+  write(offset: number, bytes: Uint8Array): HasherState;
   digest(dkLen: number): Uint8Array;
 }

@@ -1,15 +1,20 @@
 // Everything this package asks of the BLAKE3 tree, in one place: chaining values of
-// chunk-aligned subtrees, their parents, and the root. Built on @blake3-web/core/hazmat.
+// chunk-aligned subtrees, their parents, and the root. Built on @blake3-web/core/hazmat, with the
+// mode resolved once into a hazmat Mode (a context is hashed into its key once, not per subtree).
+// Whole subtrees go to hashSubtree, one kernel call each, rather than through a subtreeHasher:
+// a checkpoint needs the chunk stack at every chunk boundary, which a subtree still being fed
+// cannot give.
 import { blake3, CHUNK_LEN, OUT_LEN } from '@blake3-web/core';
 import {
   hashSubtree,
   maxSubtreeLen,
   mergeSubtreesNonRoot,
   mergeSubtreesRoot,
+  Mode,
   type SubtreeOpts,
 } from '@blake3-web/core/hazmat';
 
-export { CHUNK_LEN };
+export { CHUNK_LEN, type Mode };
 /** A chaining value's length: BLAKE3's default output length. */
 export const CV_LEN = OUT_LEN;
 
@@ -29,12 +34,17 @@ export function nextSubtreeLen(offset: number, available: number): number {
   return max === undefined ? len : Math.min(len, max);
 }
 
+/** The mode resolved once, for the calls below; checks key and context as blake3() does (same errors). */
+export function resolveMode(mode: HashMode): Mode {
+  return new Mode(mode);
+}
+
 /** The non-root chaining value of the subtree `bytes` at `offset`. */
-export function subtreeCv(bytes: Uint8Array, offset: number, mode: HashMode): Uint8Array {
+export function subtreeCv(bytes: Uint8Array, offset: number, mode: Mode): Uint8Array {
   return hashSubtree(bytes, offset, mode);
 }
 
-export function parentCv(left: Uint8Array, right: Uint8Array, mode: HashMode): Uint8Array {
+export function parentCv(left: Uint8Array, right: Uint8Array, mode: Mode): Uint8Array {
   return mergeSubtreesNonRoot(left, right, mode);
 }
 
@@ -47,11 +57,12 @@ export function rootOf(
   tail: Uint8Array,
   tailOffset: number,
   mode: HashMode,
+  resolved: Mode,
   dkLen: number,
 ): Uint8Array {
   if (stack.length === 0) return blake3(tail, { ...mode, dkLen });
-  let right = hashSubtree(tail, tailOffset, mode);
-  for (let i = stack.length - 1; i > 0; i--) right = mergeSubtreesNonRoot(stack[i], right, mode);
+  let right = hashSubtree(tail, tailOffset, resolved);
+  for (let i = stack.length - 1; i > 0; i--) right = mergeSubtreesNonRoot(stack[i], right, resolved);
   return mergeSubtreesRoot(stack[0], right, { ...mode, dkLen });
 }
 
@@ -63,9 +74,4 @@ export function keyFingerprint(key: Uint8Array): Uint8Array {
 /** A checksum of a serialised state: a damaged state is refused, not resumed. */
 export function stateChecksum(text: string): Uint8Array {
   return blake3(text, { context: 'blake3-web upload checkpoint v1', dkLen: 16 });
-}
-
-/** Checks key and context as blake3() does (same errors). */
-export function validateMode(mode: HashMode): void {
-  blake3.create(mode);
 }

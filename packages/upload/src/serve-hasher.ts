@@ -5,7 +5,7 @@
  * @module
  */
 import { expose, type Endpoint } from 'comlink';
-import type { HasherWorkerApi } from './_hasher-protocol.js';
+import type { HasherState, HasherWorkerApi } from './_hasher-protocol.js';
 import { UploadHasher } from './upload-hasher.js';
 
 export function serveHasher(endpoint: Endpoint): void {
@@ -14,17 +14,17 @@ export function serveHasher(endpoint: Endpoint): void {
     if (hasher === undefined) throw new Error('the hasher is not open');
     return hasher;
   };
+  const state = (h: UploadHasher): HasherState => ({ offset: h.offset, checkpoint: h.checkpoint() });
   const api: HasherWorkerApi = {
     open(opts) {
       hasher = new UploadHasher(opts);
-      return hasher.offset;
+      return state(hasher);
     },
     write(offset, bytes) {
       const h = current();
       h.write(offset, bytes);
-      return h.offset;
+      return state(h);
     },
-    checkpoint: () => current().checkpoint(),
     digest: (dkLen) => current().digest(dkLen),
   };
   expose(api, endpoint);

@@ -24,7 +24,10 @@ import { startHashWorker } from './_default-worker.js';
 import type { HashMode } from './_subtrees.js';
 import { modeName, readCheckpoint } from './checkpoint.js';
 import { indexedDbCheckpointStore, type CheckpointStore } from './checkpoint-store.js';
+import { HashingSource, type TusSlice } from './hashing-source.js';
 import { WorkerHasher, type HasherEndpoint } from './worker-hasher.js';
+
+export type { TusSlice };
 
 /** The request header that carries the root (64 lowercase hex digits) to the server. */
 export const ROOT_HEADER = 'Upload-Blake3';
@@ -39,7 +42,6 @@ export interface TusResponse {
   getStatus(): number;
   getHeader(name: string): string | undefined;
 }
-export type TusSlice = { done: boolean; value: Blob | Uint8Array; size: number };
 export interface TusFileSource {
   size: number;
   slice(start: number, end: number): Promise<TusSlice>;
@@ -72,18 +74,6 @@ export type Blake3Tus = {
   readonly root: Promise<Uint8Array>;
 };
 
-/**
- * The body tus sends for a slice. Where XMLHttpRequest sends it, a Blob of the bytes read (a
- * copy in memory, not a second read of the file): Chromium 156 blocks the page while it sends a
- * typed array (64 MiB in 8 MiB slices: pauses of up to 1.5 s, 4.3x the time of tus alone; as a
- * Blob, no pause over 30 ms). Elsewhere (tus-js-client's Node stack takes no Blob) the bytes,
- * with the `size` field tus-js-client 4 reads a slice's length from.
- */
-function sliceBody(bytes: Uint8Array): Blob | Uint8Array {
-  if (typeof XMLHttpRequest === 'function') return new Blob([bytes as Uint8Array<ArrayBuffer>]);
-  return Object.assign(bytes, { size: bytes.length });
-}
-
 function defaultUploadId(file: Blob): string {
   const f = file as Partial<File>;
   return JSON.stringify(['blake3-web/upload', f.name ?? '', file.size, file.type, f.lastModified ?? 0]);
@@ -107,7 +97,6 @@ export function blake3Tus(opts: Blake3TusOpts = {}): Blake3Tus {
         ? null
         : indexedDbCheckpointStore();
   const createWorker = opts.createWorker ?? startHashWorker;
-  let bytesRead = 0;
   let source: HashingSource | undefined;
   let resolveRoot!: (root: Uint8Array) => void;
   let rejectRoot!: (e: unknown) => void;
@@ -115,69 +104,7 @@ export function blake3Tus(opts: Blake3TusOpts = {}): Blake3Tus {
     resolveRoot = resolve;
     rejectRoot = reject;
   });
-  root.catch(() => undefined); // read by the final request; unread when the upload stops earlier
-
-  class HashingSource implements TusFileSource {
-    readonly size: number;
-    readonly id: string;
-    readonly #file: Blob;
-    readonly #hasher: WorkerHasher;
-    readonly #chunkSize: number;
-    #writing: Promise<unknown> = Promise.resolve();
-    /** The last slice ended the file: the next PATCH (or POST) carries the root. */
-    final: boolean;
-
-    constructor(file: Blob, id: string, hasher: WorkerHasher, chunkSize: number) {
-      this.#file = file;
-      this.size = file.size;
-      this.id = id;
-      this.#hasher = hasher;
-      this.#chunkSize = chunkSize;
-      this.final = file.size === 0;
-      if (this.final) this.#finish();
-    }
-
-    async #read(start: number, end: number): Promise<Uint8Array> {
-      const bytes = new Uint8Array(await this.#file.slice(start, end).arrayBuffer());
-      if (bytes.length !== end - start)
-        throw new Error(
-          `the file changed while it was read: ${bytes.length} bytes at ${start}, expected ${end - start}`,
-        );
-      bytesRead += bytes.length;
-      return bytes;
-    }
-
-    async slice(start: number, end: number): Promise<TusSlice> {
-      // One slice in the worker at a time: memory stays at two slices whatever the file size.
-      await this.#writing;
-      const hasher = this.#hasher;
-      // After a resume the hash may be behind the server: read that gap again, to hash only.
-      while (hasher.offset < start) {
-        const at = hasher.offset;
-        await hasher.write(at, await this.#read(at, Math.min(start, at + this.#chunkSize)));
-      }
-      // tus reads a slice once the server has confirmed `start` bytes: a checkpoint at or
-      // below it lets a reload resume the hash without the bytes before it.
-      if (store) {
-        const checkpoint = await hasher.checkpoint();
-        if (checkpoint.offset <= start) await store.set(this.id, checkpoint);
-      }
-      end = Math.min(end, this.size);
-      const bytes = await this.#read(start, end);
-      this.#writing = hasher.write(start, bytes.slice());
-      this.final = end === this.size;
-      if (this.final) this.#finish();
-      return { done: this.final, value: sliceBody(bytes), size: bytes.length };
-    }
-
-    #finish(): void {
-      this.#writing.then(() => this.#hasher.digest()).then(resolveRoot, rejectRoot);
-    }
-
-    close(): void {
-      this.#hasher.close();
-    }
-  }
+  root.catch(() => undefined); // unread when the upload stops before its last slice
 
   async function openFile(input: unknown, chunkSize: number): Promise<TusFileSource> {
     if (!(input instanceof Blob))
@@ -190,7 +117,8 @@ export function blake3Tus(opts: Blake3TusOpts = {}): Blake3Tus {
     // Checked here first, so that a refused state is a CheckpointError on this side.
     const checkpoint = saved === undefined ? undefined : (readCheckpoint(saved, id, name), saved as never);
     const hasher = await WorkerHasher.open(createWorker(), { ...mode, upload: id, checkpoint });
-    source = new HashingSource(input, id, hasher, chunkSize);
+    source = new HashingSource(input, id, hasher, chunkSize, store);
+    source.root.then(resolveRoot, rejectRoot);
     return source;
   }
 
@@ -200,7 +128,7 @@ export function blake3Tus(opts: Blake3TusOpts = {}): Blake3Tus {
     options: {
       fileReader: { openFile },
       async onBeforeRequest(req) {
-        if (source?.final && carriesData(req)) req.setHeader(ROOT_HEADER, bytesToHex(await root));
+        if (source?.final && carriesData(req)) req.setHeader(ROOT_HEADER, bytesToHex(await source.root));
         await opts.onBeforeRequest?.(req);
       },
       async onAfterResponse(req, res) {
@@ -210,12 +138,12 @@ export function blake3Tus(opts: Blake3TusOpts = {}): Blake3Tus {
           res.getStatus() >= 200 &&
           res.getStatus() < 300 &&
           res.getHeader('Upload-Offset') === String(source.size);
-        if (done && store && source) await store.delete(source.id);
+        if (done) await source?.forget();
         await opts.onAfterResponse?.(req, res);
       },
     },
     get bytesRead() {
-      return bytesRead;
+      return source?.bytesRead ?? 0;
     },
     root,
   };

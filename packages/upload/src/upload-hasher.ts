@@ -18,7 +18,16 @@
  * @module
  */
 import { anumber, aString, aUint8Array, describe } from './_assert.js';
-import { CHUNK_LEN, nextSubtreeLen, parentCv, rootOf, subtreeCv, validateMode, type HashMode } from './_subtrees.js';
+import {
+  CHUNK_LEN,
+  nextSubtreeLen,
+  parentCv,
+  resolveMode,
+  rootOf,
+  subtreeCv,
+  type HashMode,
+  type Mode,
+} from './_subtrees.js';
 import { makeCheckpoint, modeName, readCheckpoint, stackDepth, type Checkpoint } from './checkpoint.js';
 
 export type UploadHasherOpts = HashMode & {
@@ -32,12 +41,12 @@ function modeOf(opts: UploadHasherOpts): HashMode {
   const mode: HashMode = {};
   if (opts.key !== undefined) mode.key = opts.key;
   if (opts.context !== undefined) mode.context = opts.context;
-  validateMode(mode);
   return mode;
 }
 
 export class UploadHasher {
   readonly #mode: HashMode;
+  readonly #resolved: Mode;
   readonly #modeName: string;
   readonly #upload: string;
   /** Chaining values of complete subtrees, largest first: one per set bit of #hashed / 1024. */
@@ -50,6 +59,7 @@ export class UploadHasher {
   constructor(opts: UploadHasherOpts = {}) {
     if (typeof opts !== 'object' || opts === null) throw new TypeError(`opts must be an object, got ${describe(opts)}`);
     this.#mode = modeOf(opts);
+    this.#resolved = resolveMode(this.#mode);
     this.#modeName = modeName(this.#mode);
     this.#upload = opts.upload === undefined ? '' : aString(opts.upload, 'opts.upload');
     if (opts.checkpoint !== undefined) {
@@ -85,7 +95,7 @@ export class UploadHasher {
       data = data.subarray(fill);
       if (data.length === 0) return taken;
       // A full chunk with more input after it: never the root.
-      this.#push(subtreeCv(this.#tail, this.#hashed, this.#mode), CHUNK_LEN);
+      this.#push(subtreeCv(this.#tail, this.#hashed, this.#resolved), CHUNK_LEN);
       this.#tailLen = 0;
     }
     for (
@@ -93,7 +103,7 @@ export class UploadHasher {
       len > 0;
       len = nextSubtreeLen(this.#hashed, data.length)
     ) {
-      this.#push(subtreeCv(data.subarray(0, len), this.#hashed, this.#mode), len);
+      this.#push(subtreeCv(data.subarray(0, len), this.#hashed, this.#resolved), len);
       data = data.subarray(len);
     }
     this.#tail.set(data);
@@ -116,7 +126,7 @@ export class UploadHasher {
         `the input cannot end at offset ${this.#hashed}, where a checkpoint was resumed: write the bytes after it first`,
       );
     }
-    return rootOf(this.#stack, this.#tail.subarray(0, this.#tailLen), this.#hashed, this.#mode, dkLen);
+    return rootOf(this.#stack, this.#tail.subarray(0, this.#tailLen), this.#hashed, this.#mode, this.#resolved, dkLen);
   }
 
   #push(cv: Uint8Array, len: number): void {
@@ -128,7 +138,7 @@ export class UploadHasher {
     while (this.#stack.length > depth) {
       const right = this.#stack.pop()!;
       const left = this.#stack.pop()!;
-      this.#stack.push(parentCv(left, right, this.#mode));
+      this.#stack.push(parentCv(left, right, this.#resolved));
     }
   }
 }

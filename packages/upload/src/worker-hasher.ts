@@ -17,7 +17,7 @@
  */
 import { releaseProxy, transfer, wrap, type Endpoint, type Remote } from 'comlink';
 import { aUint8Array, anumber, describe } from './_assert.js';
-import type { HasherWorkerApi } from './_hasher-protocol.js';
+import type { HasherState, HasherWorkerApi } from './_hasher-protocol.js';
 import type { Checkpoint } from './checkpoint.js';
 import type { UploadHasherOpts } from './upload-hasher.js';
 
@@ -30,7 +30,10 @@ export class WorkerHasher {
   readonly #pending = new Set<(e: Error) => void>();
   readonly #onError: (e: Event) => void;
   #failed: Error | undefined;
-  #offset = 0;
+  /** The state in the worker's last answer. */
+  #state!: HasherState;
+  /** The last call sent: the worker answers in order, so when it settles every call has. */
+  #last: Promise<unknown> = Promise.resolve();
 
   private constructor(endpoint: HasherEndpoint) {
     this.#endpoint = endpoint;
@@ -51,7 +54,7 @@ export class WorkerHasher {
     }
     const hasher = new WorkerHasher(endpoint);
     try {
-      hasher.#offset = await hasher.#call((r) => r.open(opts));
+      hasher.#state = await hasher.#call((r) => r.open(opts));
     } catch (e) {
       hasher.close();
       throw e;
@@ -61,7 +64,12 @@ export class WorkerHasher {
 
   /** Bytes taken, as of the last answer from the worker. */
   get offset(): number {
-    return this.#offset;
+    return this.#state.offset;
+  }
+
+  /** The checkpoint as of the last answer from the worker (writes still in flight are not in it). */
+  get lastCheckpoint(): Checkpoint {
+    return this.#state.checkpoint;
   }
 
   /**
@@ -75,11 +83,19 @@ export class WorkerHasher {
     } catch (e) {
       return Promise.reject(e);
     }
-    return this.#call((r) => r.write(offset, transfer(bytes, [bytes.buffer]))).then((at) => (this.#offset = at));
+    const written = this.#call((r) => r.write(offset, transfer(bytes, [bytes.buffer]))).then((state) => {
+      this.#state = state;
+      return state.offset;
+    });
+    this.#last = written;
+    return written;
   }
 
-  checkpoint(): Promise<Checkpoint> {
-    return this.#call((r) => r.checkpoint());
+  /** The checkpoint after every write sent so far (it comes with their answers: no message of its own). */
+  async checkpoint(): Promise<Checkpoint> {
+    await this.#last.catch(() => undefined); // a refused write leaves the state as it was
+    if (this.#failed) throw this.#failed;
+    return this.#state.checkpoint;
   }
 
   digest(dkLen = 32): Promise<Uint8Array> {

@@ -2,7 +2,7 @@
 // store: each byte read once, the root sent with the last request and checked by the server,
 // resumes from a saved checkpoint, and every refusal.
 import { blake3, bytesToHex } from '@blake3-web/core';
-import { Random } from '@blake3-web/testkit';
+import { oracle, Random } from '@blake3-web/testkit';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -51,11 +51,17 @@ type Outcome = {
   url: string | null;
 };
 
-function runUpload(endpoint: string, opts: Blake3TusOpts, extra: Partial<UploadOptions> = {}, stopAt?: number) {
+function runUpload(
+  endpoint: string,
+  opts: Blake3TusOpts,
+  extra: Partial<UploadOptions> = {},
+  stopAt?: number,
+  input: File = file,
+) {
   const b3 = blake3Tus({ createWorker, ...opts });
   let upload!: Upload;
   const done = new Promise<Outcome>((resolve) => {
-    upload = new Upload(file, {
+    upload = new Upload(input, {
       endpoint,
       chunkSize: CHUNK,
       retryDelays: [0, 10, 10],
@@ -94,6 +100,17 @@ describe('tus-js-client through the adapter, @tus/server with the verifying stor
     assert.equal(bytesToHex(await b3.root), ROOT);
     assert.equal(b3.bytesRead, SIZE);
     assert.equal(store.map.size, 0, 'the checkpoint is deleted once the server verified the upload');
+  });
+
+  it('an empty file: the root is the hash of no bytes, sent when the upload is created and verified', async () => {
+    const empty = new File([], 'empty.bin', { lastModified: 1 });
+    const { b3, done } = runUpload(server.endpoint, { checkpoints: null }, {}, undefined, empty);
+    const out = await done;
+    assert.equal(out.error, undefined);
+    const [EMPTY_ROOT] = oracle([{ data: new Uint8Array(0), length: 32 }]);
+    assert.equal(out.verified, EMPTY_ROOT);
+    assert.equal(bytesToHex(await b3.root), EMPTY_ROOT);
+    assert.equal(b3.bytesRead, 0);
   });
 
   it('a connection dropped mid-request resumes and ends verified', async () => {
