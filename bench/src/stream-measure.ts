@@ -14,22 +14,29 @@ export async function measureStreams(
   const data = new Uint8Array(totalBytes);
   for (let i = 0; i < totalBytes; i += 4096) data[i] = i % 251;
   const expected = core.bytesToHex(core.blake3(data));
-  const source = () => {
+  const source = (bytes: Uint8Array = data) => {
     let off = 0;
     return new ReadableStream<Uint8Array>(
       {
         pull(c) {
-          if (off >= totalBytes) c.close();
-          else (c.enqueue(data.subarray(off, off + chunkBytes)), (off += chunkBytes));
+          if (off >= bytes.length) c.close();
+          else (c.enqueue(bytes.subarray(off, off + chunkBytes)), (off += chunkBytes));
         },
       },
       { highWaterMark: 0 },
     );
   };
+  // Bao: the same content as a combined encoding, and as content beside its outboard.
+  const combined = stream.baoEncode(data).encoded;
+  const outboard = stream.baoEncode(data, { outboard: true }).encoded;
+  /** Reads to the end; a verifying stream that released anything but the whole content fails the case. */
   const drain = async (r: ReadableStream<Uint8Array>) => {
     const reader = r.getReader();
-    while (!(await reader.read()).done);
+    let n = 0;
+    for (let c = await reader.read(); !c.done; c = await reader.read()) n += c.value.length;
+    return n;
   };
+  const released = (n: number) => (n === totalBytes ? expected : `${n} bytes released`);
   const cases: Record<string, () => Promise<string>> = {
     'one-shot blake3()': async () => core.bytesToHex(core.blake3(data)),
     Blake3Stream: async () => {
@@ -42,6 +49,12 @@ export async function measureStreams(
       return expected;
     },
     'hashStream()': async () => core.bytesToHex(await stream.hashStream(source())),
+    'BaoVerifyStream, combined': async () => {
+      return released(await drain(source(combined).pipeThrough(new stream.BaoVerifyStream(expected))));
+    },
+    'BaoVerifyStream, outboard': async () => {
+      return released(await drain(source().pipeThrough(new stream.BaoVerifyStream(expected, { outboard }))));
+    },
     // The floor under any pass-through: the same pipeline with a transform that only forwards.
     'TransformStream, no hashing': async () => {
       await drain(

@@ -20,11 +20,13 @@
  * @module
  */
 import { abytes, auint } from './_assert.js';
-import { toBytes, wordsFromBytes, wordsToBytes, type Input } from './_bytes.js';
+import { LITTLE_ENDIAN, toBytes, wordsFromBytes, wordsToBytes, type Input } from './_bytes.js';
 import { BLOCK_LEN, CHUNK_LEN, OUT_LEN, PARENT } from './_constants.js';
 import { HasherState } from './_hasher-state.js';
+import { MAX_CALL_CHUNKS } from './_kernels.js';
 import { resolveMode, type Blake3Opts, type Mode as ResolvedMode } from './_options.js';
 import { Output } from './_output.js';
+import { chunkKernels } from './backend.js';
 import { parentChainingValues } from './hash-many.js';
 
 export { BLOCK_LEN, CHUNK_LEN } from './_constants.js';
@@ -247,3 +249,67 @@ export function mergeManySubtreesNonRoot(nodes: Uint8Array, opts?: SubtreeOpts |
     throw new RangeError(`nodes must be a whole number of ${BLOCK_LEN}-byte parent nodes, got ${bytes.length} bytes`);
   return parentChainingValues(bytes, modeOf(opts, 'mergeManySubtreesNonRoot'));
 }
+
+/**
+ * The non-root chaining values of the consecutive subtrees of `subtreeLen` bytes that make up
+ * `input` (the last may be shorter), the first starting at byte `inputOffset` of the whole input:
+ * 32 bytes each, in order. Equal to `hashSubtree` on each, and with the wasm-simd backend every
+ * chunk of the whole subtrees goes through the SIMD kernel in calls of up to 64 chunks, however
+ * small the subtrees (for trees that check every leaf, such as Bao's). `subtreeLen` is a power
+ * of two times 1024, and `inputOffset` a multiple of it.
+ */
+export function hashSubtrees(
+  input: Input,
+  inputOffset: number | bigint,
+  subtreeLen: number,
+  opts?: SubtreeOpts | Mode,
+): Uint8Array {
+  const bytes = toBytes(input, 'input');
+  const { counter } = subtreeStart(inputOffset);
+  const mode = modeOf(opts, 'hashSubtrees');
+  const chunks = Number.isSafeInteger(subtreeLen) && subtreeLen > 0 ? subtreeLen / CHUNK_LEN : 0;
+  if (!Number.isInteger(chunks) || chunks < 1 || (chunks & (chunks - 1)) !== 0 || chunks > 2 ** 30)
+    throw new RangeError(`subtreeLen must be a power of two times ${CHUNK_LEN}, at most 2^40, got ${subtreeLen}`);
+  if (counter % chunks !== 0)
+    throw new RangeError(`inputOffset must be a multiple of subtreeLen (${subtreeLen}), got ${inputOffset}`);
+  if (bytes.length === 0) throw new RangeError('input must not be empty: empty subtrees are never valid');
+  const count = Math.ceil(bytes.length / subtreeLen);
+  const out = new Uint8Array(OUT_LEN * count);
+  // Whole subtrees of up to one kernel call each go through the kernel, many per call.
+  const whole = chunks <= MAX_CALL_CHUNKS ? Math.floor(bytes.length / subtreeLen) : 0;
+  const merges = Math.log2(chunks);
+  const perCall = MAX_CALL_CHUNKS / chunks;
+  const words = (scratchCvs ??= new Uint32Array(8 * MAX_CALL_CHUNKS));
+  const words8 = LITTLE_ENDIAN ? (scratchCvBytes ??= new Uint8Array(words.buffer)) : undefined;
+  for (let done = 0; done < whole;) {
+    const n = Math.min(perCall, whole - done);
+    const c = chunks * n;
+    chunkKernels(c).chunks(
+      bytes,
+      done * subtreeLen,
+      c,
+      counter + done * chunks,
+      mode.key,
+      mode.flags,
+      merges,
+      words,
+      0,
+    );
+    if (words8) out.set(n === MAX_CALL_CHUNKS ? words8 : words8.subarray(0, OUT_LEN * n), OUT_LEN * done);
+    else wordsToBytes(words, 0, out, OUT_LEN * done, OUT_LEN * n);
+    done += n;
+  }
+  // Larger subtrees and a shorter last one: one subtree hash each.
+  const state = (scratchState ??= new HasherState());
+  for (let i = whole; i < count; i++) {
+    const pos = i * subtreeLen;
+    state.init(mode.key, mode.flags, counter + i * chunks);
+    state.finalizeWith(bytes.subarray(pos, pos + subtreeLen), scratchOutput);
+    scratchOutput.chainingValue(scratchWords, 0);
+    wordsToBytes(scratchWords, 0, out, OUT_LEN * i, OUT_LEN);
+  }
+  return out;
+}
+
+let scratchCvs: Uint32Array | undefined;
+let scratchCvBytes: Uint8Array | undefined;

@@ -4,6 +4,7 @@ import {
   hashSubtree,
   leftSubtreeLen,
   maxSubtreeLen,
+  hashSubtrees,
   mergeManySubtreesNonRoot,
   mergeSubtreesNonRoot,
   mergeSubtreesRoot,
@@ -164,6 +165,44 @@ forEachBackend('hazmat', () => {
     assert.throws(
       () => mergeManySubtreesNonRoot(new Uint8Array(64), { dkLen: 32 } as Blake3Opts),
       /TypeError: mergeManySubtreesNonRoot returns a 32-byte chaining value/,
+    );
+  });
+
+  it('hashSubtrees equals hashSubtree on each subtree, across kernel calls and past 2^32 chunks, in every mode', () => {
+    const rng = new Random(testSeed() ^ 0x5b75);
+    for (let i = 0; i < 60; i++) {
+      const opts = modes[i % 3];
+      const chunks = 2 ** rng.int(0, 8);
+      const subtreeLen = chunks * CHUNK_LEN;
+      const offset = (rng.int(0, 3) === 0 ? 2 ** 33 : 0) + subtreeLen * rng.int(0, 40);
+      const count = rng.pick([1, 2, rng.int(1, 130)]);
+      const len = rng.pick([count * subtreeLen, (count - 1) * subtreeLen + rng.int(1, subtreeLen)]);
+      // At an odd offset of a larger buffer.
+      const input = rng.bytes(len + 1).subarray(1);
+      const got = hashSubtrees(input, i % 2 ? BigInt(offset) : offset, subtreeLen, i % 4 ? opts : new Mode(opts));
+      assert.equal(got.length, 32 * count);
+      for (let k = 0; k < count; k++) {
+        const want = hashSubtree(input.subarray(k * subtreeLen, (k + 1) * subtreeLen), offset + k * subtreeLen, opts);
+        const what = `${len} bytes in subtrees of ${chunks} chunks at ${offset}, subtree ${k}`;
+        assert.equal(bytesToHex(got.subarray(32 * k, 32 * k + 32)), bytesToHex(want), what);
+      }
+    }
+    assert.throws(
+      () => hashSubtrees(new Uint8Array(10), 0, 3072),
+      /RangeError: subtreeLen must be a power of two times 1024/,
+    );
+    assert.throws(
+      () => hashSubtrees(new Uint8Array(10), 0, 512),
+      /RangeError: subtreeLen must be a power of two times 1024/,
+    );
+    assert.throws(
+      () => hashSubtrees(new Uint8Array(10), 2048, 4096),
+      /RangeError: inputOffset must be a multiple of subtreeLen \(4096\), got 2048/,
+    );
+    assert.throws(() => hashSubtrees(new Uint8Array(0), 0, 1024), /RangeError: input must not be empty/);
+    assert.throws(
+      () => hashSubtrees(new Uint8Array(10), 0, 1024, { dkLen: 32 } as Blake3Opts),
+      /TypeError: hashSubtrees returns/,
     );
   });
 

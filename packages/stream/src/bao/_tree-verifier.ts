@@ -1,5 +1,5 @@
 import { bytesToHex } from '@blake3-web/core';
-import { mergeManySubtreesNonRoot } from '@blake3-web/core/hazmat';
+import { hashSubtrees, mergeManySubtreesNonRoot } from '@blake3-web/core/hazmat';
 import { digestsEqual } from '../_digest.js';
 import { IntegrityError } from '../integrity-error.js';
 import { leafChainingValue, parentChainingValue } from './_node-hash.js';
@@ -53,6 +53,7 @@ export class TreeVerifier {
   readonly #starts = new Float64Array(MAX_DEPTH);
   readonly #lens = new Float64Array(MAX_DEPTH);
   readonly #cvs = new Uint8Array(MAX_DEPTH * CV_LEN);
+  readonly #cvWords = new Uint32Array(this.#cvs.buffer);
   #depth = 0;
   /** The next node is the root: finalized with the ROOT flag, checked against the hash itself. */
   #atRoot = false;
@@ -145,23 +146,36 @@ export class TreeVerifier {
 
   #subtreeMatches(parents: Uint8Array, content: Uint8Array, top: number): boolean {
     const leafBytes = this.leafBytes;
-    const cvs = this.#cvs;
-    // A subtree is aligned, so its chaining value is computed like a leaf's.
-    if (!equalAt(leafChainingValue(content, this.start, this.#atRoot), cvs, top * CV_LEN)) return false;
-    // Every parent's chaining value in one call (8 per SIMD step), checked below in pre-order;
-    // only the root needs its own finalization.
-    const batch = parents.length >= 2 * PARENT_LEN ? mergeManySubtreesNonRoot(parents) : undefined;
-    let pos = 0;
-    const check = (n: number, root: boolean, want: Uint8Array, at: number): boolean => {
-      if (n <= leafBytes) return true;
-      const i = pos / PARENT_LEN;
-      const node = parents.subarray(pos, (pos += PARENT_LEN));
-      const actual = batch && !root ? batch.subarray(CV_LEN * i, CV_LEN * (i + 1)) : parentChainingValue(node, root);
-      if (!equalAt(actual, want, at)) return false;
-      const left = leftSubtreeBytes(n);
-      return check(left, false, node, 0) && check(n - left, false, node, CV_LEN);
+    // Every leaf's chaining value in one pass (the core's SIMD kernel over all their chunks),
+    // every parent's in another (8 per SIMD step); only the root needs its own finalization.
+    const leaves = hashSubtrees(content, this.start, leafBytes);
+    const root = this.#atRoot;
+    const inner = parents.length > (root ? PARENT_LEN : 0) ? mergeManySubtreesNonRoot(parents) : parents;
+    const rootCv = root ? parentChainingValue(parents.subarray(0, PARENT_LEN), true) : undefined;
+    // Each node against the value its parent (or the stack) committed to, in pre-order, a word
+    // at a time; the differences are gathered, not returned early, so the comparison takes the
+    // same time wherever they are.
+    const leafWords = words(leaves);
+    const innerWords = words(inner);
+    const parentWords = words(parents);
+    let diff = 0;
+    let p = 0;
+    let l = 0;
+    /** `full`: the subtree is a power of two leaves, so each half is too. */
+    const walk = (n: number, full: boolean, want: Uint32Array, at: number): void => {
+      if (n <= leafBytes) {
+        diff |= differ(leafWords, 8 * l++, want, at);
+        return;
+      }
+      const i = p++;
+      diff |= i === 0 && rootCv ? differ(words(rootCv), 0, want, at) : differ(innerWords, 8 * i, want, at);
+      const left = full ? n / 2 : leftSubtreeBytes(n);
+      walk(left, true, parentWords, 16 * i);
+      walk(n - left, full, parentWords, 16 * i + 8);
     };
-    return check(this.len, this.#atRoot, cvs, top * CV_LEN);
+    const len = this.len;
+    walk(len, len % leafBytes === 0 && ((len / leafBytes) & (len / leafBytes - 1)) === 0, this.#cvWords, 8 * top);
+    return diff === 0;
   }
 
   #check(actual: Uint8Array, top: number, what: string): void {
@@ -190,6 +204,19 @@ export class TreeVerifier {
     }
     this.kind = 'done';
   }
+}
+
+/** Non-zero when the chaining values at words `a[i]` and `b[j]` differ; in time independent of where. */
+function differ(a: Uint32Array, i: number, b: Uint32Array, j: number): number {
+  let d = 0;
+  for (let k = 0; k < 8; k++) d |= a[i + k] ^ b[j + k];
+  return d;
+}
+
+/** The bytes as words, in place when aligned (equality does not depend on byte order). */
+function words(bytes: Uint8Array): Uint32Array {
+  const own = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
+  return new Uint32Array(own.buffer, own.byteOffset, own.length >> 2);
 }
 
 /** Whether `actual` equals the chaining value at `at` in `stack`, compared in constant time. */

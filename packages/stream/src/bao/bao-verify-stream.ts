@@ -57,6 +57,67 @@ export class BaoVerifyStream extends TransformStream<Uint8Array, Uint8Array> {
   }
 }
 
+/**
+ * A node whose bytes are being gathered: a leaf, or a whole subtree checked at once. Each byte
+ * written is copied once, straight to where it stays: content into the array that is released
+ * once it verifies, parents of a combined encoding into their own array.
+ */
+class Gathering {
+  readonly start: number;
+  readonly content: Uint8Array;
+  readonly parents: Uint8Array;
+  /** The node's encoding in pre-order: runs of content bytes (> 0) and parent bytes (< 0). */
+  readonly #runs: readonly number[];
+  #run = 0;
+  #runLeft: number;
+  contentFill = 0;
+  parentFill = 0;
+  /** Encoded bytes still to come. */
+  missing: number;
+
+  /** `runs`: from `encodingRuns`, or undefined for content alone (an outboard's, or a leaf). */
+  constructor(start: number, len: number, parentBytes: number, runs: readonly number[] | undefined) {
+    this.start = start;
+    this.content = new Uint8Array(len);
+    this.parents = new Uint8Array(runs ? parentBytes : 0);
+    this.#runs = runs ?? [len];
+    this.#runLeft = Math.abs(this.#runs[0]);
+    this.missing = len + this.parents.length;
+  }
+
+  /** Encoded bytes gathered so far. */
+  get gathered(): number {
+    return this.content.length + this.parents.length - this.missing;
+  }
+
+  /** Copies as much of the queue as the node still needs. */
+  fill(input: ByteQueue): number {
+    let taken = 0;
+    while (this.missing > 0 && input.size > 0) {
+      const n = Math.min(this.#runLeft, input.size);
+      if (this.#runs[this.#run] > 0) input.takeInto(this.content, (this.contentFill += n) - n, n);
+      else input.takeInto(this.parents, (this.parentFill += n) - n, n);
+      taken += n;
+      this.missing -= n;
+      this.#runLeft -= n;
+      if (this.#runLeft === 0 && this.missing > 0) this.#runLeft = Math.abs(this.#runs[++this.#run]);
+    }
+    return taken;
+  }
+}
+
+/** The runs of a combined encoding of a subtree of `len` bytes: see Gathering. */
+function encodingRuns(len: number, leafBytes: number): number[] {
+  const runs: number[] = [];
+  const add = (n: number): void => {
+    const last = runs.length - 1;
+    if (last >= 0 && runs[last] > 0 === n > 0) runs[last] += n;
+    else runs.push(n);
+  };
+  visitSubtree(len, leafBytes, () => add(-PARENT_LEN), add);
+  return runs;
+}
+
 /** The stream side of the decoder: feeds written bytes and outboard bytes to a TreeVerifier. */
 class BaoVerifier implements GatedTransformer {
   readonly #hash: Uint8Array;
@@ -64,10 +125,14 @@ class BaoVerifier implements GatedTransformer {
   readonly #verifier: TreeVerifier;
   readonly #outboard: OutboardSource | undefined;
   readonly #input = new ByteQueue();
-  /** Parents of a subtree taken whole from a combined encoding; grows to the largest seen. */
-  #parents = new Uint8Array(0);
+  /** The node being gathered, if any. */
+  #gathering: Gathering | undefined;
+  /** The largest write so far: a subtree whose bytes fit in one is gathered whole. */
+  #largestWrite = 0;
   /** Encoded bytes consumed, for error messages. */
   #consumed = 0;
+  /** encodingRuns by subtree length: a tree has at most two subtree lengths per level. */
+  readonly #runs = new Map<number, number[]>();
 
   constructor(hash: Uint8Array, leafBytes: number, batchBytes: number, outboard: OutboardSource | undefined) {
     this.#hash = hash;
@@ -78,6 +143,7 @@ class BaoVerifier implements GatedTransformer {
 
   async write(chunk: Uint8Array, emit: (out: Uint8Array) => void): Promise<void> {
     aChunk(chunk);
+    if (chunk.length > this.#largestWrite) this.#largestWrite = chunk.length;
     this.#input.push(chunk);
     try {
       await this.#run(emit, false);
@@ -90,9 +156,10 @@ class BaoVerifier implements GatedTransformer {
     await this.#run(emit, true);
     if (this.#verifier.kind !== 'done') {
       const what = this.#outboard ? 'content' : 'Bao encoding';
+      const gathered = this.#gathering?.gathered ?? 0;
       throw IntegrityError.corrupt(
         this.#hash,
-        `the ${what} ended early: ${this.#input.size} bytes left over after byte ${this.#consumed}, not enough for the next node`,
+        `the ${what} ended early: ${this.#input.size + gathered} bytes left over after byte ${this.#consumed - gathered}, not enough for the next node`,
       );
     }
     await this.#outboard?.finish();
@@ -103,90 +170,112 @@ class BaoVerifier implements GatedTransformer {
   }
 
   /**
-   * Verifies every node the queued bytes complete, and whole subtrees at once where all their
-   * bytes are queued (they arrived together, so taking them together delays nothing). Verified
-   * content is copied into one output per write, released even when a later node fails.
-   * `final`: no more input will come, so nothing waits for a whole subtree.
+   * Verifies every node the queued bytes complete. Leaves, and whole subtrees whose encoding is
+   * no larger than the largest write so far (or 2^batchLog chunks), are gathered until all their
+   * bytes are there and then checked at once; larger subtrees are entered parent by parent.
+   * Verified content is released as it verifies, also when a later node fails. `final`: no more
+   * input will come, so nothing waits for a whole subtree.
    */
   async #run(emit: (out: Uint8Array) => void, final: boolean): Promise<void> {
     const verifier = this.#verifier;
     const input = this.#input;
     const outboard = this.#outboard;
     const leafBytes = verifier.leafBytes;
-    // Content released by this write is at most what is queued now.
-    let out: Uint8Array | undefined;
-    let filled = 0;
-    const verified = (n: number): void => void (filled += n);
-    try {
-      for (;;) {
-        const { kind, len } = verifier;
-        if (kind === 'done') {
-          if (input.size > 0) {
-            const what = outboard ? 'content' : 'Bao encoding';
-            throw IntegrityError.corrupt(
-              this.#hash,
-              `the ${what} has ${input.size} bytes after the end of its tree, at byte ${this.#consumed}`,
-            );
-          }
+    for (;;) {
+      const gathering = this.#gathering;
+      if (gathering) {
+        this.#consumed += gathering.fill(input);
+        if (gathering.missing > 0) {
+          if (final) await this.#verifyPart(gathering, emit);
           return;
         }
-        if (kind === 'leaf') {
-          if (input.size < len) return;
-          out ??= new Uint8Array(input.size);
-          input.takeInto(out, filled, len);
-          this.#consumed += len;
-          verifier.leaf(out.subarray(filled, filled + len));
-          filled += len;
+        this.#gathering = undefined;
+        await this.#verifyWhole(gathering, emit);
+        continue;
+      }
+      const { kind, start, len } = verifier;
+      if (kind === 'done') {
+        if (input.size > 0) {
+          const what = outboard ? 'content' : 'Bao encoding';
+          throw IntegrityError.corrupt(
+            this.#hash,
+            `the ${what} has ${input.size} bytes after the end of its tree, at byte ${this.#consumed}`,
+          );
+        }
+        return;
+      }
+      if (kind === 'leaf') {
+        if (input.size === 0 && len > 0 && !final) return;
+        this.#gathering = new Gathering(start, len, 0, undefined);
+        continue;
+      }
+      if (kind === 'parent' && verifier.wholeSubtree) {
+        const parentBytes = outboardSubtreeLen(len, leafBytes);
+        const encodedBytes = outboard ? len : len + parentBytes;
+        const limit = final ? input.size : Math.max(this.#largestWrite, input.size);
+        if (encodedBytes <= limit || (len <= this.#batchBytes && !final)) {
+          let runs = this.#runs.get(len);
+          if (!outboard && !runs) this.#runs.set(len, (runs = encodingRuns(len, leafBytes)));
+          this.#gathering = new Gathering(start, len, parentBytes, outboard ? undefined : runs);
           continue;
         }
-        if (kind === 'parent' && verifier.wholeSubtree) {
-          const parentBytes = outboardSubtreeLen(len, leafBytes);
-          const encodedBytes = outboard ? len : len + parentBytes;
-          let whole = input.size >= encodedBytes;
-          if (whole && outboard) {
-            // An outboard that ends inside the subtree is read node by node, up to where it ends.
-            const has = outboard.has(parentBytes);
-            whole = has instanceof Promise ? await has : has;
-          }
-          if (whole) {
-            out ??= new Uint8Array(input.size);
-            const content = out.subarray(filled, filled + len);
-            let parents: Uint8Array;
-            if (outboard) {
-              const p = outboard.read(parentBytes);
-              parents = p instanceof Promise ? await p : p;
-              input.takeInto(content, 0, len);
-            } else {
-              // Separate the interleaved parents and content (Bao spec, "Combined Encoding Format").
-              if (this.#parents.length < parentBytes) this.#parents = new Uint8Array(parentBytes);
-              parents = this.#parents.subarray(0, parentBytes);
-              let p = 0;
-              let c = 0;
-              visitSubtree(
-                len,
-                leafBytes,
-                () => input.takeInto(parents, (p += PARENT_LEN) - PARENT_LEN, PARENT_LEN),
-                (n) => input.takeInto(content, (c += n) - n, n),
-              );
-            }
-            this.#consumed += encodedBytes;
-            verifier.subtree(parents, content, verified);
-            continue;
-          }
-          // With batchLog, wait for the rest of a small subtree rather than take it node by node.
-          if (len <= this.#batchBytes && !final) return;
-        }
-        // The header or a single parent: from the outboard, or from the combined encoding.
-        const size = kind === 'header' ? HEADER_LEN : PARENT_LEN;
-        let bytes: Uint8Array | Promise<Uint8Array> | undefined = outboard ? outboard.read(size) : input.take(size);
-        if (bytes instanceof Promise) bytes = await bytes;
-        if (bytes === undefined) return;
-        if (!outboard) this.#consumed += size;
-        if (kind === 'header') verifier.header(bytes);
-        else verifier.parent(bytes);
       }
-    } finally {
-      if (filled > 0) emit(out!.subarray(0, filled));
+      // The header or a single parent: from the outboard, or from the combined encoding.
+      const size = kind === 'header' ? HEADER_LEN : PARENT_LEN;
+      let bytes: Uint8Array | Promise<Uint8Array> | undefined = outboard ? outboard.read(size) : input.take(size);
+      if (bytes instanceof Promise) bytes = await bytes;
+      if (bytes === undefined) return;
+      if (!outboard) this.#consumed += size;
+      if (kind === 'header') verifier.header(bytes);
+      else verifier.parent(bytes);
+    }
+  }
+
+  /** Checks a node whose bytes are all there and releases its content as it verifies. */
+  async #verifyWhole(node: Gathering, emit: (out: Uint8Array) => void): Promise<void> {
+    const verifier = this.#verifier;
+    const { content } = node;
+    let released = 0;
+    const verified = (n: number): void => emit(content.subarray(released, (released += n)));
+    if (verifier.kind === 'leaf') {
+      verifier.leaf(content);
+      return verified(content.length);
+    }
+    const outboard = this.#outboard;
+    if (!outboard) return verifier.subtree(node.parents, content, verified);
+    const parentBytes = outboardSubtreeLen(content.length, verifier.leafBytes);
+    // An outboard that ends inside the subtree is read node by node, up to where it ends.
+    const has = outboard.has(parentBytes);
+    if (has instanceof Promise ? await has : has) {
+      const parents = outboard.read(parentBytes);
+      return verifier.subtree(parents instanceof Promise ? await parents : parents, content, verified);
+    }
+    await this.#verifyPart(node, emit);
+  }
+
+  /**
+   * Checks a node node by node as far as its bytes go: what is released before an error is then
+   * exactly what reading the nodes one at a time releases.
+   */
+  async #verifyPart(node: Gathering, emit: (out: Uint8Array) => void): Promise<void> {
+    const verifier = this.#verifier;
+    const outboard = this.#outboard;
+    const { content, parents } = node;
+    let c = 0;
+    let p = 0;
+    while (c < node.contentFill) {
+      const { kind, len } = verifier;
+      if (kind === 'leaf') {
+        if (c + len > node.contentFill) return;
+        verifier.leaf(content.subarray(c, c + len));
+        emit(content.subarray(c, (c += len)));
+      } else if (outboard) {
+        const bytes = outboard.read(PARENT_LEN);
+        verifier.parent(bytes instanceof Promise ? await bytes : bytes);
+      } else {
+        if (p + PARENT_LEN > node.parentFill) return;
+        verifier.parent(parents.subarray(p, (p += PARENT_LEN)));
+      }
     }
   }
 }

@@ -1,7 +1,9 @@
-import { leafChainingValue, parentChainingValue } from './_node-hash.js';
+import { blake3 } from '@blake3-web/core';
+import { hashSubtrees } from '@blake3-web/core/hazmat';
 import { aUint8Array } from '../_assert.js';
 import { resolveLeafBytes, type BaoTreeOpts } from './_options.js';
-import { HEADER_LEN, leafCount, leftSubtreeBytes, PARENT_LEN, writeHeader } from './tree-shape.js';
+import { rootHash, treeLevels, writePreOrder } from './_tree-levels.js';
+import { HEADER_LEN, leafCount, PARENT_LEN, writeHeader } from './tree-shape.js';
 
 export interface BaoEncodeOpts extends BaoTreeOpts {
   /** Parents only, without the content (Bao spec, "Outboard Encoding Format"). Default false. */
@@ -44,26 +46,21 @@ export function baoEncode(data: Uint8Array, opts: BaoEncodeOpts = {}): BaoEncode
   const size = outboard ? baoOutboardSize(data.length, opts) : baoEncodedSize(data.length, opts);
   const encoded = new Uint8Array(size);
   writeHeader(encoded, data.length);
-  let pos = HEADER_LEN;
 
-  // Pre-order: a parent's 64 bytes are reserved before its subtrees are written and filled in
-  // once both children's chaining values are known. Recursion depth is the tree height (< 54).
-  const encodeSubtree = (start: number, len: number, root: boolean): Uint8Array => {
-    if (len <= leafBytes) {
-      const leaf = data.subarray(start, start + len);
-      if (!outboard) {
-        encoded.set(leaf, pos);
-        pos += len;
-      }
-      return leafChainingValue(leaf, start, root);
-    }
-    const node = encoded.subarray(pos, pos + PARENT_LEN);
-    pos += PARENT_LEN;
-    const left = leftSubtreeBytes(len);
-    node.set(encodeSubtree(start, left, false), 0);
-    node.set(encodeSubtree(start + left, len - left, false), 32);
-    return parentChainingValue(node, root);
-  };
-  const hash = encodeSubtree(0, data.length, true);
+  const count = leafCount(data.length, leafBytes);
+  if (count === 1) {
+    if (!outboard) encoded.set(data, HEADER_LEN);
+    return { hash: blake3(data), encoded };
+  }
+  // Every leaf's chaining value in one pass through the SIMD kernel, every level of parents in
+  // one batch each, then the pre-order layout from those values.
+  const levels = treeLevels(hashSubtrees(data, 0, leafBytes), count);
+  writePreOrder(levels, count, encoded, HEADER_LEN, (i, pos) => {
+    if (outboard) return pos;
+    const leaf = data.subarray(i * leafBytes, (i + 1) * leafBytes);
+    encoded.set(leaf, pos);
+    return pos + leaf.length;
+  });
+  const hash = rootHash(levels);
   return { hash, encoded };
 }

@@ -1,7 +1,8 @@
 import { blake3 } from '@blake3-web/core';
-import { hashSubtree, mergeSubtreesNonRoot, mergeSubtreesRoot } from '@blake3-web/core/hazmat';
+import { hashSubtrees } from '@blake3-web/core/hazmat';
 import { aUint8Array } from '../_assert.js';
 import { resolveLeafBytes, type BaoTreeOpts } from './_options.js';
+import { rootHash, treeLevels, writePreOrder } from './_tree-levels.js';
 import { CV_LEN, HEADER_LEN, PARENT_LEN, writeHeader } from './tree-shape.js';
 
 export interface BaoOutboard {
@@ -51,20 +52,21 @@ export class BaoEncoder {
   update(data: Uint8Array): this {
     aUint8Array(data, 'data');
     if (this.#finalized) throw new TypeError('BaoEncoder.update after finalize');
+    const leafBytes = this.#leafBytes;
     let i = 0;
     while (i < data.length) {
       // A full leaf is hashed only once a byte follows it: until then it may be the only leaf,
       // whose value is the root hash rather than a chaining value.
-      if (this.#leafFill === this.#leafBytes) {
-        this.#pushLeaf(this.#leaf);
+      if (this.#leafFill === leafBytes) {
+        this.#pushLeaves(this.#leaf, 1);
         this.#leafFill = 0;
       }
-      if (this.#leafFill === 0 && data.length - i > this.#leafBytes) {
-        this.#pushLeaf(data.subarray(i, i + this.#leafBytes));
-        i += this.#leafBytes;
-        continue;
+      if (this.#leafFill === 0) {
+        // Every whole leaf that more bytes follow, straight from the input, in one pass.
+        const whole = Math.floor((data.length - i - 1) / leafBytes);
+        if (whole > 0) this.#pushLeaves(data.subarray(i, (i += whole * leafBytes)), whole);
       }
-      const n = Math.min(this.#leafBytes - this.#leafFill, data.length - i);
+      const n = Math.min(leafBytes - this.#leafFill, data.length - i);
       this.#leaf.set(data.subarray(i, i + n), this.#leafFill);
       this.#leafFill += n;
       i += n;
@@ -83,37 +85,27 @@ export class BaoEncoder {
       writeHeader(outboard, this.#length);
       return { hash: blake3(last), outboard };
     }
-    this.#pushLeaf(last);
-    const cvs = this.#cvs;
-    const outboard = new Uint8Array(HEADER_LEN + PARENT_LEN * (this.#leaves - 1));
+    this.#pushLeaves(last, 1);
+    const count = this.#leaves;
+    const outboard = new Uint8Array(HEADER_LEN + PARENT_LEN * (count - 1));
     writeHeader(outboard, this.#length);
-    let pos = HEADER_LEN;
-    // The same pre-order as encoding, over leaf indices: a left subtree holds the largest power of
-    // two leaves below the count, which is BLAKE3's split rule in whole leaves.
-    const build = (first: number, count: number, root: boolean): Uint8Array => {
-      if (count === 1) return cvs.subarray(first * CV_LEN, (first + 1) * CV_LEN);
-      const node = outboard.subarray(pos, pos + PARENT_LEN);
-      pos += PARENT_LEN;
-      let left = 1;
-      while (left * 2 < count) left *= 2;
-      node.set(build(first, left, false), 0);
-      node.set(build(first + left, count - left, false), CV_LEN);
-      const l = node.subarray(0, CV_LEN);
-      const r = node.subarray(CV_LEN);
-      return root ? mergeSubtreesRoot(l, r) : mergeSubtreesNonRoot(l, r);
-    };
-    const hash = build(0, this.#leaves, true);
+    const levels = treeLevels(this.#cvs.subarray(0, CV_LEN * count), count);
+    writePreOrder(levels, count, outboard, HEADER_LEN, (_, pos) => pos);
     this.#cvs = new Uint8Array(0);
-    return { hash, outboard };
+    return { hash: rootHash(levels), outboard };
   }
 
-  #pushLeaf(leaf: Uint8Array): void {
-    if ((this.#leaves + 1) * CV_LEN > this.#cvs.length) {
-      const grown = new Uint8Array(this.#cvs.length * 2);
+  /** Hashes `n` consecutive leaves (the last may be shorter) and appends their chaining values. */
+  #pushLeaves(leaves: Uint8Array, n: number): void {
+    const need = (this.#leaves + n) * CV_LEN;
+    if (need > this.#cvs.length) {
+      let size = this.#cvs.length * 2;
+      while (size < need) size *= 2;
+      const grown = new Uint8Array(size);
       grown.set(this.#cvs);
       this.#cvs = grown;
     }
-    this.#cvs.set(hashSubtree(leaf, this.#leaves * this.#leafBytes), this.#leaves * CV_LEN);
-    this.#leaves++;
+    this.#cvs.set(hashSubtrees(leaves, this.#leaves * this.#leafBytes, this.#leafBytes), this.#leaves * CV_LEN);
+    this.#leaves += n;
   }
 }
