@@ -8,14 +8,14 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 const BUDGETS: readonly { name: string; code: string; minified: number; gzip: number }[] = [
-  { name: '@blake3-web/core (every export)', code: "export * from '@blake3-web/core';", minified: 44200, gzip: 14500 },
+  { name: '@blake3-web/core (every export)', code: "export * from '@blake3-web/core';", minified: 45300, gzip: 14900 },
   {
     name: '@blake3-web/core/hazmat (every export)',
     code: "export * from '@blake3-web/core/hazmat';",
-    minified: 40100,
-    gzip: 13000,
+    minified: 42200,
+    gzip: 13700,
   },
-  { name: 'blake3() alone', code: "export { blake3 } from '@blake3-web/core';", minified: 33200, gzip: 10700 },
+  { name: 'blake3() alone', code: "export { blake3 } from '@blake3-web/core';", minified: 34300, gzip: 11100 },
 ];
 
 describe('bundle size of the core entry points (esbuild, minified)', () => {
