@@ -4,13 +4,19 @@ import type { ManyJobs } from '../_kernels.js';
 import { initIv, lanes, range, rounds, transpose } from './_lanes.js';
 import {
   KEY_PTR, LANE_BLEN, LANE_CTR, LANE_FINAL, LANE_FLAGS, LANE_LAST, LANE_LEFT, LANE_OUT, LANE_PTR, MANY_CV, MANY_CV_SLOTS, MANY_DUMMY, MANY_H,
-  MANY_HI_DELTA, MANY_IN, MANY_IN_LEN, MANY_JOB_WORDS, MANY_JOBS, MANY_LANES, MANY_MAX_JOBS, MANY_MAX_MESSAGES, MANY_OUT, MANY_W2, type KernelExports,
+  MANY_HI_DELTA, MANY_IN, MANY_IN_LEN, MANY_JOB_WORDS, MANY_JOBS, MANY_MAX_JOBS, MANY_MAX_MESSAGES, MANY_OUT, MANY_W2, type KernelExports,
 } from './_layout.js';
 import { func, type FuncDef, type Template } from './_module.js';
 
 /**
- * `many(count, flags, wide)`: SIMD across messages. Runs `count` jobs from the job table, 8 lanes
- * at a time (two interleaved groups of 4), one job per lane; a lane that finishes its job takes
+ * Groups of 4 lanes per step: one group ran 1.5x faster than two interleaved ones (kernel alone,
+ * V8, AMD EPYC; docs/wasm-kernel.md), as it did for `chunks`. The layout has room for two.
+ */
+const MANY_GROUPS = 1;
+
+/**
+ * `many(count, flags, wide)`: SIMD across messages. Runs `count` jobs from the job table, 4 lanes
+ * at a time per group of lanes (`groups` of them interleaved), one job per lane; a lane that finishes its job takes
  * the next, so mixed lengths keep every lane busy until the table runs out. A job is one node of
  * a message's tree: a chunk of 1-16 blocks, or a parent (one block: two adjacent chaining values).
  * The words of job `i` at MANY_JOBS + 32i are its block address, its block count (>= 1), its
@@ -24,9 +30,10 @@ import { func, type FuncDef, type Template } from './_module.js';
  * job is 8 word stores of the key. Both are a few dozen scalar instructions per lane per block
  * against ~140 SIMD instructions per lane per compression.
  */
-export function manyFunction(g: Template): FuncDef {
+export function manyFunction(g: Template, groups = MANY_GROUPS): FuncDef {
+  const laneCount = 4 * groups;
   return func('many', { count: 'i32', flags: 'i32', wide: 'i32' }, (f, { count, flags, wide }) => {
-    const sets = range(2).map(() => ({ L: lanes(f), tmp: f.locals('v128', 4) }));
+    const sets = range(groups).map(() => ({ L: lanes(f), tmp: f.locals('v128', 4) }));
     const next = f.local('i32'), active = f.local('i32'), left = f.local('i32'), start = f.local('i32'), job = f.local('i32'), out = f.local('i32'), extra = f.local('i32');
     const load = (addr: number) => f.i32(0).mem('i32.load', addr);
     /** Stores the i32 that `value` pushes at the fixed address `addr`. */
@@ -92,16 +99,16 @@ export function manyFunction(g: Template): FuncDef {
       store(LANE_BLEN + 4 * l, () => load(LANE_LAST + 4 * l).i32(BLOCK_LEN).get(left).i32(1).op('i32.eq').op('select'));
     };
 
-    for (let l = 0; l < MANY_LANES; l++) {
+    for (let l = 0; l < laneCount; l++) {
       store(LANE_LEFT + 4 * l, () => f.i32(1));
       store(LANE_OUT + 4 * l, () => f.i32(MANY_DUMMY));
       store(LANE_FINAL + 4 * l, () => f.i32(0));
     }
-    f.i32(0).set(next).i32(MANY_LANES).set(active);
+    f.i32(0).set(next).i32(laneCount).set(active);
     f.block('block');
     f.block('loop');
     {
-      for (let l = 0; l < MANY_LANES; l++) advance(l);
+      for (let l = 0; l < laneCount; l++) advance(l);
       f.get(active).op('i32.eqz').br('br_if', 1);
       sets.forEach(({ L, tmp }, grp) => {
         // Message words: each lane loads its own block, then 4x4 transposes as in `chunks`.
