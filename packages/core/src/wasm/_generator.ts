@@ -48,6 +48,6 @@ export function hashModule(options: KernelOptions = {}): Uint8Array<ArrayBuffer>
 }
 
 /** The kernel's `many` on a memory of the kernel's size (the same layout). */
-export function manyModule(groups?: number): Uint8Array<ArrayBuffer> {
-  return encodeModule([manyFunction(gTemplates(withDefaults({})).simd, groups)], { name: 'memory', pages: PAGES });
+export function manyModule(): Uint8Array<ArrayBuffer> {
+  return encodeModule([manyFunction(gTemplates(withDefaults({})).simd)], { name: 'memory', pages: PAGES });
 }
