@@ -29,24 +29,35 @@ export interface BatchOptions {
   readonly targetMs: number;
   /** The platform's SHA-256 over every message of a batch (awaited: WebCrypto is asynchronous). */
   readonly sha256?: { readonly label: string; readonly batch: (messages: Uint8Array[]) => unknown };
+  /**
+   * The `many` kernel alone on the workload's messages, where it can run them (Node: an internal
+   * import): `run` hashes a batch's worth, `digests` gives the digests of the messages it holds,
+   * the first ones of the batch.
+   */
+  readonly kernel?: (
+    messages: readonly Uint8Array[],
+  ) => { readonly run: () => void; readonly digests: () => Uint8Array[] } | undefined;
   readonly now?: () => number;
   readonly log?: (line: string) => void;
   /** Awaited between samples: a browser page passes a macrotask so it stays responsive. */
   readonly pause?: () => Promise<void>;
 }
 
-/** Separate arrays, as records read one by one arrive; bytes `(i + j) mod 251`. */
+/**
+ * Separate arrays, as records read one by one arrive; bytes `(i + j) mod 251`. 64-byte messages
+ * come 4 times as many, so every batch is long enough to time.
+ */
 export function batchWorkloads(count: number): BatchWorkload[] {
   // Seeded: the random lengths are the same in every engine and every run.
   const random = mulberry32(0xb1a4e3);
-  const make = (length: (i: number) => number) =>
-    Array.from({ length: count }, (_, i) => {
+  const make = (length: (i: number) => number, n = count) =>
+    Array.from({ length: n }, (_, i) => {
       const m = new Uint8Array(length(i));
       for (let j = 0; j < m.length; j++) m[j] = (i + j) % 251;
       return m;
     });
   return [
-    { id: '64', label: '64 B', messages: make(() => 64) },
+    { id: '64', label: '64 B', messages: make(() => 64, 4 * count) },
     { id: '1k', label: '1 KiB', messages: make(() => 1024) },
     { id: 'random-4k', label: 'random 0..4 KiB', messages: make(() => Math.floor(random() * 4097)) },
   ];
@@ -67,6 +78,8 @@ export async function measureBatches(core: typeof coreLib, opts: BatchOptions): 
       { id: 'hashMany', label: 'hashMany', run: () => core.hashMany(messages) },
       { id: 'hashManyInto', label: 'hashManyInto', run: () => (core.hashManyInto(messages, out), out) },
     ];
+    const kernel = opts.kernel?.(messages);
+    if (opts.kernel) cases.push({ id: 'kernel', label: '`many` kernel alone', run: kernel?.run ?? (() => undefined) });
     if (opts.sha256) cases.push({ id: 'sha256', label: opts.sha256.label, run: () => opts.sha256!.batch(messages) });
 
     // Every BLAKE3 case must give the loop's digests before anything is timed.
@@ -77,6 +90,13 @@ export async function measureBatches(core: typeof coreLib, opts: BatchOptions): 
       if (many[i] !== want[i]) throw new Error(`hashMany, ${w.label}, message ${i}: ${many[i]}, expected ${want[i]}`);
       const into = hex(out.subarray(32 * i, 32 * i + 32));
       if (into !== want[i]) throw new Error(`hashManyInto, ${w.label}, message ${i}: ${into}, expected ${want[i]}`);
+    }
+
+    if (kernel) {
+      const got = kernel.digests().map(hex);
+      got.forEach((d, i) => {
+        if (d !== want[i]) throw new Error(`the kernel alone, ${w.label}, message ${i}: ${d}, expected ${want[i]}`);
+      });
     }
 
     const time = async (run: () => unknown, reps: number) => {
@@ -93,8 +113,11 @@ export async function measureBatches(core: typeof coreLib, opts: BatchOptions): 
     // SHA-256 gets its own rounds after the others: node:crypto's digests are Buffers on
     // external memory, and the collections they set off landed in whichever case ran next
     // (hashMany at 64 B: 300-320 MB/s after them, 490-540 without them).
-    const blake3Cases = cases.map((_, k) => k).filter((k) => cases[k].id !== 'sha256');
-    for (const group of [blake3Cases, cases.map((_, k) => k).filter((k) => !blake3Cases.includes(k))]) {
+    const blake3Cases = cases
+      .map((_, k) => k)
+      .filter((k) => cases[k].id !== 'sha256' && (cases[k].id !== 'kernel' || kernel));
+    const others = cases.map((_, k) => k).filter((k) => cases[k].id === 'sha256');
+    for (const group of [blake3Cases, others]) {
       for (let round = 0; round < opts.rounds; round++) {
         for (const i of roundOrder(group, round)) {
           const ms = await time(cases[i].run, reps);
@@ -103,7 +126,7 @@ export async function measureBatches(core: typeof coreLib, opts: BatchOptions): 
         }
       }
     }
-    for (const r of rows) r.median = median(r.samples);
+    for (const r of rows) r.median = r.samples.length ? median(r.samples) : NaN;
     log(`${w.label}: ${rows.map((r) => `${r.id} ${r.median.toFixed(0)}`).join(', ')} MB/s`);
     results.push({ workload: w.id, label: w.label, count: messages.length, bytes, rows });
   }
@@ -114,14 +137,31 @@ export async function measureBatches(core: typeof coreLib, opts: BatchOptions): 
 export function batchTable(results: readonly BatchResult[]): string {
   if (results.length === 0) return '';
   const labels = results[0].rows.map((r) => r.label);
-  const head = `| ${results[0].count} messages of | ${labels.join(' | ')} |`;
+  const head = `| messages | ${labels.join(' | ')} |`;
   const rule = `|:--|${labels.map(() => '--:').join('|')}|`;
   const body = results.map((res) => {
     const base = res.rows[0].median;
     const cells = res.rows.map((r, i) =>
-      i === 0 ? r.median.toFixed(0) : `${r.median.toFixed(0)} (${(r.median / base).toFixed(2)}x)`,
+      Number.isNaN(r.median)
+        ? '–'
+        : i === 0
+          ? r.median.toFixed(0)
+          : `${r.median.toFixed(0)} (${(r.median / base).toFixed(2)}x)`,
     );
-    return `| ${res.label} | ${cells.join(' | ')} |`;
+    return `| ${res.count} x ${res.label} | ${cells.join(' | ')} |`;
   });
   return [head, rule, ...body].join('\n');
+}
+
+/** hashMany and hashManyInto as fractions of the kernel alone, per workload it ran: one line. */
+export function kernelRatios(results: readonly BatchResult[]): string {
+  const parts = results.flatMap((res) => {
+    const row = (id: string) => res.rows.find((r) => r.id === id)?.median ?? NaN;
+    const k = row('kernel');
+    if (Number.isNaN(k)) return [];
+    return [
+      `${res.count} x ${res.label}: \`hashMany\` ${(row('hashMany') / k).toFixed(2)}x, \`hashManyInto\` ${(row('hashManyInto') / k).toFixed(2)}x`,
+    ];
+  });
+  return parts.length ? `Against the \`many\` kernel alone in the same rounds: ${parts.join('; ')}.` : '';
 }

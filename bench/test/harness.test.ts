@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 
-import { batchTable, measureBatches } from '../src/batch-measure.ts';
+import { kernelBatch } from '../src/batch-kernel.ts';
+import { batchTable, kernelRatios, measureBatches } from '../src/batch-measure.ts';
 import type { Candidate, Reference } from '../src/candidate.ts';
 import { replaceSection } from '../src/doc-section.ts';
 import { roundOrder, runRounds } from '../src/run-rounds.ts';
@@ -143,5 +144,26 @@ test('batches: a hashMany or hashManyInto that disagrees with blake3() is never 
     hashManyInto: (xs: Uint8Array[], out: Uint8Array) => (core.hashManyInto(xs, out), (out[40] ^= 1)),
   };
   await assert.rejects(measureBatches(wrongInto as unknown as typeof core, opts), /hashManyInto, 64 B, message 1/);
-  assert.match(batchTable(results), /^\| 8 messages of \| loop of blake3\(\) \| hashMany \| hashManyInto \|\n/);
+  assert.match(
+    batchTable(results),
+    /^\| messages \| loop of blake3\(\) \| hashMany \| hashManyInto \|\n.*\n\| 32 x 64 B \|/,
+  );
+});
+
+test('batches: the kernel alone runs the single-chunk workloads, checked against blake3() first', async () => {
+  const core = await import('@blake3-web/core');
+  const opts = { count: 8, rounds: 2, targetMs: 0, kernel: kernelBatch };
+  const results = await measureBatches(core, opts);
+  const kernelSamples = results.map((r) => r.rows.find((row) => row.id === 'kernel')!.samples.length);
+  assert.deepEqual(kernelSamples, [2, 2, 0]);
+  assert.match(batchTable(results), /\| 8 x random 0\.\.4 KiB \|.*\| – \|$/);
+  assert.match(
+    kernelRatios(results),
+    /^Against the `many` kernel alone .*32 x 64 B: `hashMany` [\d.]+x, .*8 x 1 KiB: /,
+  );
+  const wrongKernel = (ms: readonly Uint8Array[]) => {
+    const k = kernelBatch(ms);
+    return k && { run: k.run, digests: () => k.digests().map((d, i) => (i === 3 ? d.map((b) => b ^ 1) : d)) };
+  };
+  await assert.rejects(measureBatches(core, { ...opts, kernel: wrongKernel }), /the kernel alone, 64 B, message 3/);
 });

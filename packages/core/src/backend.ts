@@ -34,7 +34,7 @@ const MIN_SINGLE = 128;
 const MIN_SINGLE_SPIDERMONKEY = 1;
 /** MIN_SINGLE for this engine, decided on the first single-chunk hash. */
 let minSingle: number | undefined;
-/** Messages (or parents) per batch on the kernel's `many`; fewer go to the JS jobs: a kernel step always hashes 8 lanes. */
+/** Messages (or parents) per batch on the kernel's `many`; fewer go to the JS jobs: a kernel step always hashes 4 lanes. */
 const MIN_BATCH = 4;
 
 // The table is selected on first use, never at import: detect SIMD once, compile synchronously

@@ -1,7 +1,7 @@
 // Differential tests against the official implementation (the `blake3` Python package): random
 // lengths, modes, keys, contexts, update split points, output lengths, XOF positions and
 // misaligned views. Fixed seed by default; BLAKE3_TEST_SEED=random explores.
-import { blake3, bytesToHex, type Blake3Opts } from '@blake3-web/core';
+import { blake3, bytesToHex, hashMany, hashManyInto, type Blake3Opts } from '@blake3-web/core';
 import { oracle, Random, testSeed, type OracleRequest } from '@blake3-web/testkit';
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
@@ -72,6 +72,17 @@ function misaligned(data: Uint8Array, misalign: number): Uint8Array {
 const cases = makeCases(new Random(seed));
 const expected = oracle(cases);
 
+// Batches: lengths around every block and chunk boundary up to 17 chunks (trees in the lanes up to
+// 16, the one-shot path past that), in each mode, one batch per mode.
+const batchLengths = [
+  ...Array.from({ length: 130 }, (_, n) => n),
+  ...Array.from({ length: 17 }, (_, k) => [-65, -64, -63, -1, 0, 1, 63, 64, 65].map((d) => (k + 1) * 1024 + d)).flat(),
+];
+const batchRng = new Random(seed + 2);
+const batchModes = [{}, { key: batchRng.bytes(32) }, { context: 'blake3-web batch differential' }] as const;
+const batches = batchModes.map((m) => batchLengths.map((n) => ({ data: batchRng.bytes(n), ...m, length: 32 })));
+const batchExpected = oracle(batches.flat());
+
 forEachBackend(`differential vs the official implementation (seed ${seed})`, () => {
   it('one-shot, from misaligned views, with dkLen', () => {
     for (const [i, c] of cases.entries()) {
@@ -97,5 +108,19 @@ forEachBackend(`differential vs the official implementation (seed ${seed})`, () 
         `case ${i}: ${c.data.length} bytes, splits ${c.splits}, seek ${c.seek}`,
       );
     }
+  });
+
+  it('hashMany and hashManyInto at every block and chunk boundary up to 17 chunks, in every mode', () => {
+    batches.forEach((batch, b) => {
+      const m = batchModes[b];
+      const opts: Blake3Opts = 'key' in m ? { key: m.key } : 'context' in m ? { context: m.context } : {};
+      const want = batchExpected.slice(b * batchLengths.length, (b + 1) * batchLengths.length);
+      const inputs = batch.map((r, i) => misaligned(r.data, i & 3));
+      assert.deepEqual(hashMany(inputs, opts).map(bytesToHex), want, `mode ${Object.keys(opts)}`);
+      const out = new Uint8Array(32 * inputs.length);
+      hashManyInto(inputs, out, opts);
+      for (let i = 0; i < inputs.length; i++)
+        assert.equal(bytesToHex(out.subarray(32 * i, 32 * i + 32)), want[i], `length ${batchLengths[i]}`);
+    });
   });
 });

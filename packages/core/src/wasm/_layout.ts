@@ -22,7 +22,7 @@ export const XOF_PTR = ROOT_PTR + 96;
 const XOF_END = XOF_PTR + XOF_MAX_GROUPS * 4 * BLOCK_LEN;
 /** Pages of the areas above: all that `chunks`, `xof` and `one` touch. */
 export const HASH_PAGES = Math.ceil(XOF_END / 65536);
-// `many`: 8 lanes, each i32 array below holds one word per lane (lanes 4g..4g+3 = group g's vector).
+// `many`: room for 8 lanes (two groups of 4; the kernel uses one), each i32 array below holds one word per lane (lanes 4g..4g+3 = group g's vector).
 export const MANY_LANES = 8;
 export const LANE_PTR = XOF_END; // address of the lane's current block
 export const LANE_LEFT = LANE_PTR + 4 * MANY_LANES; // blocks left in the lane's job, the current one included
