@@ -8,11 +8,11 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 const BUDGETS: readonly { name: string; code: string; minified: number; gzip: number }[] = [
-  { name: '@blake3-web/core (every export)', code: "export * from '@blake3-web/core';", minified: 45300, gzip: 14900 },
+  { name: '@blake3-web/core (every export)', code: "export * from '@blake3-web/core';", minified: 45200, gzip: 14900 },
   {
     name: '@blake3-web/core/hazmat (every export)',
     code: "export * from '@blake3-web/core/hazmat';",
-    minified: 42200,
+    minified: 42000,
     gzip: 13700,
   },
   { name: 'blake3() alone', code: "export { blake3 } from '@blake3-web/core';", minified: 34300, gzip: 11100 },
