@@ -16,9 +16,11 @@ import { BROWSER_PATHS, CHROMIUM_ARGS } from '../../../scripts/browser-paths.mjs
 import { startTusServer } from '../test/_tus-server.ts';
 
 const MiB = 1024 * 1024;
-const size = Number(process.argv[2] ?? 1024) * MiB;
-const rounds = Number(process.argv[3] ?? 3);
-const engines = (process.argv[4] ?? 'chromium,firefox').split(',') as ('chromium' | 'firefox')[];
+// pnpm passes on the `--` of `pnpm run bench:browsers -- 1024 3 chromium`.
+const args = process.argv.slice(2).filter((a) => a !== '--');
+const size = Number(args[0] ?? 1024) * MiB;
+const rounds = Number(args[1] ?? 3);
+const engines = (args[2] ?? 'chromium,firefox').split(',') as ('chromium' | 'firefox')[];
 const chunkSize = 8 * MiB;
 const VARIANTS = ['plain', 'hash', 'hashFile'] as const;
 
