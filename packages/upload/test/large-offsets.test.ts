@@ -10,7 +10,8 @@ import { Random, testSeed } from '@blake3-web/testkit';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { makeCheckpoint, modeName, stackDepth } from '../src/checkpoint.ts';
-import { blake3Tus, serveHasher, UploadHasher, type Checkpoint, type CheckpointStore } from '../src/index.ts';
+import { blake3Tus, UploadHasher, type Checkpoint } from '../src/index.ts';
+import { inThreadHashers, memoryStore } from './_in-thread.ts';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -119,15 +120,10 @@ describe('past 4 GiB', () => {
     const size = RESUMED_AT + 6 * MiB + 4321;
     const serverOffset = RESUMED_AT + 2 * MiB + 1000; // the server holds more than the checkpoint
     const { checkpoint, cvs } = resumedCheckpoint(rng, 'big', {});
-    const saved = new Map<string, unknown>([['big', checkpoint]]);
-    const store: CheckpointStore = {
-      get: async (k) => saved.get(k),
-      set: async (k, v) => void saved.set(k, structuredClone(v)),
-      delete: async (k) => void saved.delete(k),
-    };
-    const { port1, port2 } = new MessageChannel();
-    serveHasher(port2);
-    const b3 = blake3Tus({ createWorker: () => port1, checkpoints: store, uploadId: () => 'big' });
+    const store = memoryStore([['big', checkpoint]]);
+    const saved = store.map;
+    const { createWorker, closeAll } = inThreadHashers();
+    const b3 = blake3Tus({ createWorker, checkpoints: store, uploadId: () => 'big' });
     const file = new GeneratedBlob(size);
     try {
       const source = await b3.options.fileReader.openFile(file, CHUNK);
@@ -162,7 +158,7 @@ describe('past 4 GiB', () => {
       assert.equal(saved.has('big'), false, 'the checkpoint is deleted once the server has every byte');
       source.close();
     } finally {
-      port1.close();
+      closeAll();
     }
   });
 });

@@ -8,15 +8,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Upload, type UploadOptions } from 'tus-js-client';
-import {
-  blake3Tus,
-  CheckpointError,
-  serveHasher,
-  type Blake3TusOpts,
-  type Checkpoint,
-  type CheckpointStore,
-} from '../src/index.ts';
+import { blake3Tus, CheckpointError, type Blake3TusOpts, type Checkpoint } from '../src/index.ts';
 import { MISMATCH_STATUS, VERIFIED_HEADER } from '../src/tus-server.ts';
+import { inThreadHashers, memoryStore } from './_in-thread.ts';
 import { startTusServer, type TusTestServer } from './_tus-server.ts';
 
 const CHUNK = 64 * 1024;
@@ -25,24 +19,7 @@ const data = new Random(21).bytes(SIZE);
 const file = new File([data], 'data.bin', { lastModified: 1 });
 const ROOT = bytesToHex(blake3(data));
 
-/** The hasher on a MessagePort of this thread: the worker's protocol without a worker. */
-const ports: MessagePort[] = [];
-function createWorker() {
-  const { port1, port2 } = new MessageChannel();
-  serveHasher(port2);
-  ports.push(port1);
-  return port1;
-}
-
-function memoryStore(): CheckpointStore & { map: Map<string, unknown> } {
-  const map = new Map<string, unknown>();
-  return {
-    map,
-    get: async (k) => structuredClone(map.get(k)),
-    set: async (k, v) => void map.set(k, structuredClone(v)),
-    delete: async (k) => void map.delete(k),
-  };
-}
+const { createWorker, closeAll } = inThreadHashers();
 
 type Outcome = {
   ok: boolean;
@@ -87,7 +64,7 @@ describe('tus-js-client through the adapter, @tus/server with the verifying stor
   });
   after(async () => {
     // Uploads stopped midway leave their hasher open, as a page that goes away would.
-    for (const port of ports) port.close();
+    closeAll();
     await server.close();
   });
 

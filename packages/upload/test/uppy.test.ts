@@ -7,20 +7,15 @@ import Uppy from '@uppy/core';
 import Tus from '@uppy/tus';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { blake3Tus, serveHasher } from '../src/index.ts';
+import { blake3Tus } from '../src/index.ts';
+import { inThreadHashers } from './_in-thread.ts';
 import { startTusServer, type TusTestServer } from './_tus-server.ts';
 
 const CHUNK = 64 * 1024;
 const data = new Random(33).bytes(700_000 + 11);
 const ROOT = bytesToHex(blake3(data));
 
-const ports: MessagePort[] = [];
-function createWorker() {
-  const { port1, port2 } = new MessageChannel();
-  serveHasher(port2);
-  ports.push(port1);
-  return port1;
-}
+const { createWorker, closeAll } = inThreadHashers();
 
 async function uploadWithUppy(endpoint: string, name: string) {
   const b3 = blake3Tus({ createWorker, checkpoints: null });
@@ -37,7 +32,7 @@ describe('@uppy/tus 6 with the adapter', () => {
     server = await startTusServer();
   });
   after(async () => {
-    for (const port of ports) port.close();
+    closeAll();
     await server.close();
   });
 
