@@ -32,8 +32,6 @@ const MIN_XOF_BLOCKS = 2;
  */
 const MIN_SINGLE = 128;
 const MIN_SINGLE_SPIDERMONKEY = 1;
-/** MIN_SINGLE for this engine, decided on the first single-chunk hash. */
-let minSingle: number | undefined;
 /** Messages (or parents) per batch on the kernel's `many`; fewer go to the JS jobs: a kernel step always hashes 4 lanes. */
 const MIN_BATCH = 4;
 
@@ -97,8 +95,7 @@ export function xofKernels(blocks: number): Kernels {
 
 /** The kernels for the single-chunk hash of `len` bytes. */
 export function singleChunkKernels(len: number): Kernels {
-  minSingle ??= jsEngine() === 'spidermonkey' ? MIN_SINGLE_SPIDERMONKEY : MIN_SINGLE;
-  return len >= minSingle ? kernels() : jsKernels;
+  return len >= (jsEngine() === 'spidermonkey' ? MIN_SINGLE_SPIDERMONKEY : MIN_SINGLE) ? kernels() : jsKernels;
 }
 
 let jsMany: ManyJobs | undefined;
@@ -114,10 +111,11 @@ function kernelMany(): ManyJobs | undefined {
   if (manyAsked) return wasmMany;
   manyAsked = true;
   if (instance!.exports.many) return (wasmMany = wasmManyJobs(instance!));
+  const bytes = manyModule();
   try {
-    wasmMany = wasmManyJobs(instantiateSync(manyModule()));
+    wasmMany = wasmManyJobs(instantiateSync(bytes));
   } catch {
-    instantiate(manyModule()).then(
+    instantiate(bytes).then(
       (piece) => void (wasmMany = wasmManyJobs(piece)),
       () => undefined,
     );
