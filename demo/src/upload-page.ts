@@ -95,3 +95,7 @@ dropZone.addEventListener('drop', (e) => {
   const file = e.dataTransfer?.files[0];
   if (file) start(file);
 });
+// Ready only now: module scripts run after the page is shown, and a file picked before the
+// listeners above were attached would be ignored.
+fileInput.disabled = false;
+status.textContent = 'Pick a file.';

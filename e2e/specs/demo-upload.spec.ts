@@ -11,7 +11,10 @@ const SIZE = 3 * 1024 * 1024 + 777;
 const [ROOT] = oracle([{ data: paint(SIZE), length: 32 }]);
 
 /** Picks a painted file of `size` bytes named `name`, and resolves to the verdict the page shows. */
-function uploadThroughPage(page: DemoPage, file: { name: string; size: number; tamper: boolean }): Promise<string> {
+function uploadThroughPage(
+  page: DemoPage,
+  file: { name: string; size: number; tamper: boolean },
+): Promise<{ verdict: string; status: string }> {
   return page.evaluate(async ({ name, size, tamper }) => {
     const bytes = new Uint8Array(size);
     for (let i = 0; i < size; i++) bytes[i] = i % 251;
@@ -24,7 +27,7 @@ function uploadThroughPage(page: DemoPage, file: { name: string; size: number; t
     const verdict = document.getElementById('verdict')!;
     for (let waited = 0; verdict.textContent === '' && waited < 60_000; waited += 50)
       await new Promise((r) => setTimeout(r, 50));
-    return verdict.textContent ?? '';
+    return { verdict: verdict.textContent ?? '', status: document.getElementById('upload-status')!.textContent ?? '' };
   }, file);
 }
 
@@ -35,21 +38,21 @@ test.describe('demo: upload while hashing', () => {
   });
 
   test('an upload ends with the server verdict "Verified" and the root of the file', async ({ demoPage }, info) => {
-    const verdict = await uploadThroughPage(demoPage, {
+    const { verdict, status } = await uploadThroughPage(demoPage, {
       name: `demo-${info.project.name}.bin`,
       size: SIZE,
       tamper: false,
     });
-    expect(verdict).toBe(`Verified: ${ROOT}`);
+    expect(verdict, status).toBe(`Verified: ${ROOT}`);
   });
 
   test('with the tamper switch on, the server refuses the upload and the page says so', async ({ demoPage }, info) => {
-    const verdict = await uploadThroughPage(demoPage, {
+    const { verdict, status } = await uploadThroughPage(demoPage, {
       name: `demo-tamper-${info.project.name}.bin`,
       size: SIZE,
       tamper: true,
     });
-    expect(verdict).toMatch(
+    expect(verdict, status).toMatch(
       /^Refused \(460\): BLAKE3 verification failed: the bytes received do not have the root the client sent/,
     );
   });
