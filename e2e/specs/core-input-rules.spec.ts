@@ -1,5 +1,6 @@
 // Inputs that must never hash as something else, in every engine: views of buffers detached by a
-// transfer (with and without ArrayBuffer.prototype.detached), strings with lone surrogates, and
+// transfer (with and without ArrayBuffer.prototype.detached) or of resizable buffers that shrank
+// below them, strings with lone surrogates, and
 // hashMany re-entered from a Proxy while it reads its inputs.
 import { BACKENDS, openCorePageFor } from '../fixtures/backends.ts';
 import { expect, test } from '../fixtures/test.ts';
@@ -10,7 +11,7 @@ for (const backend of BACKENDS) {
       await openCorePageFor(enginePage, backend);
     });
 
-    test('detached views and lone surrogates are TypeErrors naming the argument; re-entered hashMany is right', async ({
+    test('detached and shrunk-past views and lone surrogates are TypeErrors naming the argument; re-entered hashMany is right', async ({
       enginePage,
     }) => {
       const result = await enginePage.evaluate((backend) => {
@@ -61,6 +62,23 @@ for (const backend of BACKENDS) {
         } finally {
           if (descriptor) Object.defineProperty(ArrayBuffer.prototype, 'detached', descriptor);
         }
+        // Views past the end of a resizable buffer that shrank also read as empty.
+        const shrunkView = (make: (b: ArrayBuffer) => ArrayBufferView): Uint8Array => {
+          type Resizable = ArrayBuffer & { resize(byteLength: number): void }; // ES2024
+          const buffer = new (ArrayBuffer as unknown as new (n: number, o: object) => Resizable)(128, {
+            maxByteLength: 256,
+          });
+          const view = make(buffer);
+          buffer.resize(8);
+          return view as Uint8Array;
+        };
+        const shrunk = [
+          error(() => core.blake3(shrunkView((b) => new Uint8Array(b, 8, 16)))),
+          error(() => core.blake3.create().update(shrunkView((b) => new Uint8Array(b, 16)))),
+          error(() => core.blake3(shrunkView((b) => new DataView(b, 4, 16)))),
+          error(() => core.hashMany(['a', shrunkView((b) => new Uint32Array(b, 8, 4))])),
+          error(() => core.blake3.create().digestInto(shrunkView((b) => new Uint8Array(b, 8, 32)))),
+        ];
         const empty = core.bytesToHex(core.blake3(new Uint8Array(0)));
         const emptyViews = [
           new Uint8Array(new ArrayBuffer(8), 8, 0),
@@ -90,7 +108,17 @@ for (const backend of BACKENDS) {
         const wrong = messages.flatMap((m, i) =>
           core.bytesToHex(got[i]) === core.bytesToHex(core.blake3(m)) ? [] : [i],
         );
-        return { backend: core.backend(), hasDetached, withDetached, withoutDetached, emptyViews, lone, astral, wrong };
+        return {
+          backend: core.backend(),
+          hasDetached,
+          withDetached,
+          withoutDetached,
+          shrunk,
+          emptyViews,
+          lone,
+          astral,
+          wrong,
+        };
       }, backend);
       expect(result.backend).toBe(backend);
       test.info().annotations.push({ type: 'ArrayBuffer.prototype.detached', description: String(result.hasDetached) });
@@ -104,6 +132,13 @@ for (const backend of BACKENDS) {
           ),
         );
       }
+      expect(result.shrunk).toEqual(
+        ['input', 'input', 'input', 'inputs\\[1\\]', 'out'].map((n) =>
+          expect.stringMatching(
+            new RegExp(`^TypeError: ${n} is a view past the end of its ArrayBuffer, shrunk to 8 bytes`),
+          ),
+        ),
+      );
       expect(result.emptyViews).toEqual([true, true, true]);
       const loneNames = ['input', 'input', 'inputs\\[1\\]', 'opts.context'];
       expect(result.lone).toEqual(

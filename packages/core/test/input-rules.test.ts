@@ -122,6 +122,73 @@ describe('views of detached buffers are a TypeError naming the argument, never t
   });
 });
 
+/** ES2024's resizable ArrayBuffer (every engine tested has it; the project's TypeScript lib is ES2022). */
+type Resizable = ArrayBuffer & { resize(byteLength: number): void };
+const Resizable = ArrayBuffer as unknown as new (byteLength: number, opts: { maxByteLength: number }) => Resizable;
+
+/** The view `make` makes of a resizable 128-byte buffer, once that buffer has shrunk to `to` bytes. */
+function shrunkView<T extends ArrayBufferView>(make: (b: ArrayBuffer) => T, to = 8): T {
+  const buffer = new Resizable(128, { maxByteLength: 256 });
+  const view = make(buffer);
+  buffer.resize(to);
+  return view;
+}
+
+describe('views past the end of a shrunk resizable buffer are a TypeError naming the argument, never the empty input', () => {
+  const past = /is a view past the end of its ArrayBuffer, shrunk to 8 bytes/;
+  function throwsPast(fn: () => unknown, name: string): void {
+    assert.throws(fn, (e: Error) => {
+      assert.equal(e.name, 'TypeError', `${name}: ${e.message}`);
+      assert.match(e.message, past);
+      assert.ok(e.message.startsWith(`${name} `), `message names ${name}: ${e.message}`);
+      return true;
+    });
+  }
+  const views: [string, () => ArrayBufferView][] = [
+    ['a Uint8Array', () => shrunkView((b) => new Uint8Array(b, 8, 16))],
+    [
+      'a Uint8Array that tracks its buffer, from an offset past the new end',
+      () => shrunkView((b) => new Uint8Array(b, 16)),
+    ],
+    ['a Uint32Array', () => shrunkView((b) => new Uint32Array(b, 8, 4))],
+    ['a DataView', () => shrunkView((b) => new DataView(b, 4, 16))],
+  ];
+  forEachBackend('shrunk views', () => {
+    for (const [what, make] of views) {
+      it(`${what}: blake3, update, hashMany, hashManyInto, hashSubtree`, () => {
+        throwsPast(() => blake3(make() as Uint8Array), 'input');
+        throwsPast(
+          () =>
+            blake3
+              .create()
+              .update('abc')
+              .update(make() as Uint8Array),
+          'input',
+        );
+        throwsPast(() => hashMany(['a', make() as Uint8Array]), 'inputs[1]');
+        throwsPast(() => hashManyInto([make() as Uint8Array], new Uint8Array(32)), 'inputs[0]');
+        throwsPast(() => hashSubtree(make() as Uint8Array, 0), 'input');
+      });
+    }
+    it('outputs and keys', () => {
+      throwsPast(() => blake3.create().digestInto(shrunkView((b) => new Uint8Array(b, 8, 32))), 'out');
+      throwsPast(() => blake3('x', { key: shrunkView((b) => new Uint8Array(b, 0, 32)) }), 'opts.key');
+    });
+  });
+
+  it('views still inside the shrunk buffer hash their bytes; a tracking view follows the buffer', () => {
+    const buffer = new Resizable(64, { maxByteLength: 256 });
+    new Uint8Array(buffer).set(paint(64));
+    const fixed = new Uint8Array(buffer, 4, 16);
+    const tracking = new Uint8Array(buffer, 4);
+    buffer.resize(40);
+    assert.deepEqual(blake3(fixed), blake3(paint(64).subarray(4, 20)));
+    assert.deepEqual(blake3(tracking), blake3(paint(64).subarray(4, 40)));
+    buffer.resize(4); // a tracking view at the very end is in bounds and empty
+    assert.deepEqual(blake3(tracking), blake3(new Uint8Array(0)));
+  });
+});
+
 describe('strings with lone surrogates are a TypeError naming the argument', () => {
   // TextEncoder replaces a lone surrogate with U+FFFD, so these would all hash alike.
   const lone = [
