@@ -80,7 +80,7 @@ export function browserSection(report: BrowserBenchReport, ctx: BrowserSectionCo
     out.push('');
     out.push(
       `MB/s of message bytes, median of ${report.batch[0].rows[0].samples.length} rounds with the cases in a seeded shuffled order; the ratio is to the loop of \`blake3()\` in the same run. ` +
-        `Messages are separate arrays; \`hashMany\` returns a fresh array per digest, \`hashManyInto\` writes into one array the caller reuses; WebCrypto digests every message of the batch concurrently and awaits them together.`,
+        `Messages are separate arrays; \`hashMany\` returns each digest as a view of one new buffer per call, \`hashManyInto\` writes into one array the caller reuses; WebCrypto digests every message of the batch concurrently and awaits them together.`,
     );
     out.push('');
     out.push(batchTable(report.batch));

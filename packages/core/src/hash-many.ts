@@ -20,22 +20,13 @@ let pieceMessages: Int32Array | undefined;
 let pieceTrees: Int32Array | undefined;
 const output = new Output();
 
-/** Where digest `i` goes: a fresh array per message, or `out` at `i * dkLen`. */
-type Sink = {
-  readonly digests: Uint8Array[] | undefined;
-  readonly out: Uint8Array | undefined;
-  readonly dkLen: number;
-};
-
-function digestFor(sink: Sink, i: number): Uint8Array {
-  const d = sink.out ? sink.out.subarray(i * sink.dkLen, (i + 1) * sink.dkLen) : new Uint8Array(sink.dkLen);
-  if (sink.digests) sink.digests[i] = d;
-  return d;
-}
-
-/** One message through the one-shot path. */
-function hashOne(bytes: Uint8Array, mode: Mode, sink: Sink, i: number): void {
-  (state ??= new HasherState()).init(mode.key, mode.flags).finalizeWith(bytes, output).rootBytes(digestFor(sink, i));
+/** One message through the one-shot path, its digest into `out` at `i * dkLen`. */
+function hashOne(bytes: Uint8Array, mode: Mode, out: Uint8Array, i: number): void {
+  const { dkLen } = mode;
+  (state ??= new HasherState())
+    .init(mode.key, mode.flags)
+    .finalizeWith(bytes, output)
+    .rootBytes(out.subarray(i * dkLen, (i + 1) * dkLen));
 }
 
 // The piece being filled. Module state and plain functions rather than closures per call: closures
@@ -48,9 +39,8 @@ let jobs = 0; // jobs queued
 let cvTop = 0; // next free chaining-value slot
 
 /** Hashes the piece: every chunk in one run, then one run per tree level; then its digests. */
-function flushPiece(k: ManyJobs, sink: Sink, messages: Int32Array, trees: Int32Array): void {
+function flushPiece(k: ManyJobs, out: Uint8Array, dkLen: number, messages: Int32Array, trees: Int32Array): void {
   if (count === 0) return;
-  const { out, digests, dkLen } = sink;
   k.run();
   // Parent levels: adjacent nodes pair up left to right and an odd last node moves up as it
   // is, which gives the reference tree (left subtrees are complete powers of two).
@@ -74,15 +64,8 @@ function flushPiece(k: ManyJobs, sink: Sink, messages: Int32Array, trees: Int32A
   }
   // Digests, one output slot per message in piece order: one copy when they fill consecutive slots of `out`.
   const firstIndex = messages[0];
-  if (out && dkLen === 32 && messages[count - 1] - firstIndex === count - 1) {
-    k.outputs(count, out, 32 * firstIndex);
-  } else {
-    for (let p = 0; p < count; p++) {
-      const i = messages[p];
-      if (out) k.outputInto(p, dkLen, out, i * dkLen);
-      else digests![i] = k.output(p, dkLen);
-    }
-  }
+  if (dkLen === 32 && messages[count - 1] - firstIndex === count - 1) k.outputs(count, out, 32 * firstIndex);
+  else for (let p = 0; p < count; p++) k.outputInto(p, dkLen, out, messages[p] * dkLen);
   count = treeCount = jobs = cvTop = 0;
   inPos = 0;
 }
@@ -93,7 +76,7 @@ function flushPiece(k: ManyJobs, sink: Sink, messages: Int32Array, trees: Int32A
  * chunk per lane; then one run per tree level hashes the parents of all messages of more than
  * one chunk (at most 4 levels for 16 chunks). Message `p` of the piece gets output slot `p`.
  */
-function hashBatch(k: ManyJobs, bytes: readonly Uint8Array[], mode: Mode, sink: Sink): void {
+function hashBatch(k: ManyJobs, bytes: readonly Uint8Array[], mode: Mode, out: Uint8Array): void {
   if (!pieceMessages || pieceMessages.length < k.maxMessages)
     ((pieceMessages = new Int32Array(k.maxMessages)), (pieceTrees = new Int32Array(3 * k.maxMessages)));
   const messages = pieceMessages,
@@ -106,7 +89,7 @@ function hashBatch(k: ManyJobs, bytes: readonly Uint8Array[], mode: Mode, sink: 
     const len = msg.length;
     const chunks = len <= CHUNK_LEN ? 1 : Math.ceil(len / CHUNK_LEN);
     if (chunks > LANE_MAX_CHUNKS) {
-      hashOne(msg, mode, sink, i);
+      hashOne(msg, mode, out, i);
       continue;
     }
     const padded = len === 0 ? BLOCK_LEN : (len + BLOCK_LEN - 1) & -BLOCK_LEN;
@@ -116,7 +99,7 @@ function hashBatch(k: ManyJobs, bytes: readonly Uint8Array[], mode: Mode, sink: 
       jobs + chunks > k.maxJobs ||
       cvTop + 3 * chunks > k.cvSlots
     )
-      flushPiece(k, sink, messages, trees);
+      flushPiece(k, out, mode.dkLen, messages, trees);
     k.input(msg, inPos, padded);
     if (chunks === 1) {
       k.chunk(inPos, len, 0, true, count);
@@ -132,7 +115,7 @@ function hashBatch(k: ManyJobs, bytes: readonly Uint8Array[], mode: Mode, sink: 
     messages[count++] = i;
     inPos += padded;
   }
-  flushPiece(k, sink, messages, trees);
+  flushPiece(k, out, mode.dkLen, messages, trees);
 }
 
 /**
@@ -174,22 +157,31 @@ function snapshotInputs(inputs: unknown): Uint8Array[] {
   return bytes;
 }
 
-/** Hashes each input into its digest; `out`, when given, is untouched unless every input is valid. */
-function hashEach(bytes: readonly Uint8Array[], mode: Mode, out: Uint8Array | undefined): Uint8Array[] | undefined {
-  const sink: Sink = { digests: out ? undefined : new Array<Uint8Array>(bytes.length), out, dkLen: mode.dkLen };
-  if (mode.dkLen <= MANY_MAX_OUT) hashBatch(manyJobs(bytes.length), bytes, mode, sink);
-  else for (let i = 0; i < bytes.length; i++) hashOne(bytes[i], mode, sink, i);
-  return sink.digests;
+/** Hashes each input into its digest in `out`, one after another. */
+function hashEach(bytes: readonly Uint8Array[], mode: Mode, out: Uint8Array): void {
+  if (mode.dkLen <= MANY_MAX_OUT) hashBatch(manyJobs(bytes.length), bytes, mode, out);
+  else for (let i = 0; i < bytes.length; i++) hashOne(bytes[i], mode, out, i);
 }
 
 /**
  * The BLAKE3 of each of many inputs, in one call: `hashMany(xs, opts)[i]` equals `blake3(xs[i], opts)`.
  * For batches of small messages (records, Merkle leaves, cache keys): with the wasm-simd backend
- * 4 messages are hashed at once, one per SIMD lane.
+ * 4 messages are hashed at once, one per SIMD lane. The digests are views of one ArrayBuffer per
+ * call, `dkLen` bytes each at `i * dkLen`: to transfer one (`postMessage`) or hand its `buffer` on,
+ * copy it first (`digest.slice()`), or the other digests of the call go with it.
  */
 export function hashMany(inputs: readonly Input[], opts?: Blake3Opts): Uint8Array[] {
   const bytes = snapshotInputs(inputs);
-  return hashEach(bytes, resolveMode(opts), undefined)!;
+  const mode = resolveMode(opts);
+  const { dkLen } = mode;
+  const n = bytes.length;
+  // One buffer for the whole batch, each digest a view of its own bytes: a backing store per
+  // digest was most of the time of a batch of small messages.
+  const buffer = new ArrayBuffer(n * dkLen);
+  hashEach(bytes, mode, new Uint8Array(buffer));
+  const digests = new Array<Uint8Array>(n);
+  for (let i = 0; i < n; i++) digests[i] = new Uint8Array(buffer, i * dkLen, dkLen);
+  return digests;
 }
 
 /** Like hashMany, writing the digests one after another into `out`, which must hold `inputs.length * dkLen` bytes. */

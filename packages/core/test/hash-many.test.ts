@@ -38,6 +38,25 @@ forEachBackend('hashMany', () => {
     }
   });
 
+  it('digests are views of one ArrayBuffer per call, in order and without overlap', () => {
+    const inputs = Array.from({ length: 70 }, (_, i) => new Uint8Array(i * 37).fill(i));
+    for (const dkLen of [1, 32, 64, 65]) {
+      const got = hashMany(inputs, { dkLen });
+      const { buffer } = got[0];
+      assert.equal(buffer.byteLength, inputs.length * dkLen, `dkLen ${dkLen}`);
+      for (let i = 0; i < inputs.length; i++) {
+        assert.equal(got[i].buffer, buffer, `digest ${i}, dkLen ${dkLen}`);
+        assert.equal(got[i].byteOffset, i * dkLen, `digest ${i}, dkLen ${dkLen}`);
+        assert.equal(got[i].length, dkLen, `digest ${i}, dkLen ${dkLen}`);
+      }
+      // Writing into one digest leaves its neighbours as they were.
+      got[1].fill(0);
+      assert.deepEqual(got[0], blake3(inputs[0], { dkLen }));
+      assert.deepEqual(got[2], blake3(inputs[2], { dkLen }));
+      assert.notEqual(hashMany(inputs, { dkLen })[0].buffer, buffer, 'a fresh buffer per call');
+    }
+  });
+
   it('rejects bad batches before hashing anything', () => {
     assert.throws(() => hashMany('abc' as never), { name: 'TypeError', message: /inputs must be an array/ });
     assert.throws(() => hashMany([new Uint8Array(1), 5 as never]), { name: 'TypeError', message: /inputs\[1\]/ });

@@ -11,6 +11,7 @@ import { HASH_PAGES, PAGES } from '../src/wasm/_layout.ts';
 import { simdSupported } from '../src/wasm/_detect.ts';
 import { engineKernelOptions, jsEngine } from '../src/wasm/_engine.ts';
 import { kernelBytes } from '../src/wasm/_wasm-backend.ts';
+import { I32X4_ADD, I32_ADD } from '../src/wasm/_opcodes.ts';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 /** The generated kernel's SHA-256: a change to the generator must update it on purpose. */
@@ -153,7 +154,7 @@ describe('module writer', () => {
 
   it('a small module validates and runs', () => {
     const f = new FunctionBody(2);
-    f.get(0).get(1).op('i32.add').i32(-65).op('i32.add');
+    f.get(0).get(1).op(I32_ADD).i32(-65).op(I32_ADD);
     const bytes = encodeModule([{ name: 'add', type: { params: ['i32', 'i32'], results: ['i32'] }, body: f }], {
       name: 'memory',
       pages: 1,
@@ -168,16 +169,16 @@ describe('module writer', () => {
   });
 
   it('a recorded template replays on other locals exactly as if emitted there', () => {
-    const t = new FunctionBody(0).get(0).get(1).simd('i32x4.add').tee(0).template();
+    const t = new FunctionBody(0).get(0).get(1).simd(I32X4_ADD).tee(0).template();
     const replayed = new FunctionBody(10).replay(t, [7, 9]).replay(t, [3, 4]).encode();
     const direct = new FunctionBody(10)
       .get(7)
       .get(9)
-      .simd('i32x4.add')
+      .simd(I32X4_ADD)
       .tee(7)
       .get(3)
       .get(4)
-      .simd('i32x4.add')
+      .simd(I32X4_ADD)
       .tee(3)
       .encode();
     assert.deepEqual([...replayed], [...direct]);

@@ -1,8 +1,9 @@
 import { encodeModule, FunctionBody } from './_module.js';
+import { I32X4_SPLAT } from './_opcodes.js';
 
 /** A 1-instruction module that returns a v128: valid exactly where SIMD is. */
 function simdProbe(): Uint8Array<ArrayBuffer> {
-  const body = new FunctionBody(0).i32(0).simd('i32x4.splat');
+  const body = new FunctionBody(0).i32(0).simd(I32X4_SPLAT);
   return encodeModule([{ name: 'f', type: { params: [], results: ['v128'] }, body }]);
 }
 

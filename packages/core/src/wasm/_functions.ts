@@ -5,6 +5,7 @@ import { BLOCK_LEN, CHUNK_END, CHUNK_LEN, CHUNK_START, IV, PARENT, ROOT } from '
 import { counters, initIv, lanes, loadMessage, range, rounds, transpose, words, type KernelOptions } from './_lanes.js';
 import { CV_PTR, IN_PTR, KEY_PTR, ROOT_PTR, XOF_PTR } from './_layout.js';
 import { func, type FuncDef, type Template } from './_module.js';
+import { BLOCK, BR, BR_IF, END, I32X4_SPLAT, I32_ADD, I32_AND, I32_EQ, I32_EQZ, I32_GT_U, I32_LE_U, I32_LOAD, I32_LT_U, I32_MUL, I32_NE, I32_OR, I32_SHL, I32_SHR_U, I32_STORE, I32_SUB, I32_XOR, LOOP, SELECT, V128_LOAD, V128_LOAD32_SPLAT, V128_STORE, V128_XOR } from './_opcodes.js';
 
 // Parents from two word-sliced CV groups: left children are the even lanes, right the odd.
 const EVEN_LANES = words(0, 2, 4, 6);
@@ -31,17 +32,17 @@ export function chunksFunction(opts: Required<KernelOptions>, g: Template | read
     /** One loop that hashes `k` groups of 4 chunks per iteration while at least k groups remain. */
     const groupLoop = (k: number) => {
       const active = sets.slice(0, k);
-      f.block('block');
-      f.block('loop');
+      f.block(BLOCK);
+      f.block(LOOP);
       {
-        f.get(group).i32(4 * k).op('i32.add').get(groupEnd).op('i32.gt_u').br('br_if', 1);
+        f.get(group).i32(4 * k).op(I32_ADD).get(groupEnd).op(I32_GT_U).br(BR_IF, 1);
         active.forEach((set, i) => {
-          if (i > 0) f.get(group).i32(4 * i).op('i32.add').set(b); // b is free until the block loop
+          if (i > 0) f.get(group).i32(4 * i).op(I32_ADD).set(b); // b is free until the block loop
           counters(f, ctrLo, ctrHi, i > 0 ? b : group, set.ctrLo, set.ctrHi);
-          for (let j = 0; j < 8; j++) f.i32(0).simdMem('v128.load32_splat', KEY_PTR + 4 * j).set(set.h[j]);
+          for (let j = 0; j < 8; j++) f.i32(0).simdMem(V128_LOAD32_SPLAT, KEY_PTR + 4 * j).set(set.h[j]);
         });
         f.get(input).set(p).i32(0).set(b);
-        f.block('loop');
+        f.block(LOOP);
         {
           active.forEach((set, i) => {
             loadMessage(f, set.L, p, CHUNK_LEN, opts, set.tmp, 4 * CHUNK_LEN * i);
@@ -51,65 +52,65 @@ export function chunksFunction(opts: Required<KernelOptions>, g: Template | read
             f.v128i32x4([BLOCK_LEN, BLOCK_LEN, BLOCK_LEN, BLOCK_LEN]).set(set.L.v[14]);
           });
           // flags | CHUNK_START on block 0 | CHUNK_END on block 15
-          f.get(flags).get(b).op('i32.eqz').i32(CHUNK_START).op('i32.mul').op('i32.or');
-          f.get(b).i32(CHUNK_LEN / BLOCK_LEN - 1).op('i32.eq').i32(CHUNK_END).op('i32.mul').op('i32.or');
-          f.simd('i32x4.splat').set(active[0].L.v[15]);
+          f.get(flags).get(b).op(I32_EQZ).i32(CHUNK_START).op(I32_MUL).op(I32_OR);
+          f.get(b).i32(CHUNK_LEN / BLOCK_LEN - 1).op(I32_EQ).i32(CHUNK_END).op(I32_MUL).op(I32_OR);
+          f.simd(I32X4_SPLAT).set(active[0].L.v[15]);
           for (const set of active.slice(1)) f.get(active[0].L.v[15]).set(set.L.v[15]);
           rounds(f, active.map((set) => set.L), g);
-          for (const set of active) for (let j = 0; j < 8; j++) f.get(set.L.v[j]).get(set.L.v[j + 8]).simd('v128.xor').set(set.h[j]);
-          f.get(p).i32(BLOCK_LEN).op('i32.add').set(p);
-          f.get(b).i32(1).op('i32.add').tee(b).i32(CHUNK_LEN / BLOCK_LEN).op('i32.ne').br('br_if', 0);
+          for (const set of active) for (let j = 0; j < 8; j++) f.get(set.L.v[j]).get(set.L.v[j + 8]).simd(V128_XOR).set(set.h[j]);
+          f.get(p).i32(BLOCK_LEN).op(I32_ADD).set(p);
+          f.get(b).i32(1).op(I32_ADD).tee(b).i32(CHUNK_LEN / BLOCK_LEN).op(I32_NE).br(BR_IF, 0);
         }
-        f.op('end');
+        f.op(END);
         active.forEach((set, i) => {
-          for (let j = 0; j < 8; j++) f.get(out).get(set.h[j]).simdMem('v128.store', 128 * i + 16 * j);
+          for (let j = 0; j < 8; j++) f.get(out).get(set.h[j]).simdMem(V128_STORE, 128 * i + 16 * j);
         });
-        f.get(out).i32(128 * k).op('i32.add').set(out);
-        f.get(input).i32(4 * CHUNK_LEN * k).op('i32.add').set(input);
-        f.get(group).i32(4 * k).op('i32.add').set(group);
-        f.br('br', 0);
+        f.get(out).i32(128 * k).op(I32_ADD).set(out);
+        f.get(input).i32(4 * CHUNK_LEN * k).op(I32_ADD).set(input);
+        f.get(group).i32(4 * k).op(I32_ADD).set(group);
+        f.br(BR, 0);
       }
-      f.op('end');
-      f.op('end');
+      f.op(END);
+      f.op(END);
     };
 
     // groupEnd: n rounded up to whole groups (lanes past n hash whatever is in memory, unused).
-    f.get(n).i32(3).op('i32.add').i32(-4).op('i32.and').set(groupEnd);
+    f.get(n).i32(3).op(I32_ADD).i32(-4).op(I32_AND).set(groupEnd);
     f.i32(IN_PTR).set(input).i32(CV_PTR).set(out).i32(0).set(group);
     for (let k = opts.interleave; k >= 1; k--) groupLoop(k);
 
     // Parent levels: each pass turns 8 CVs (two groups) into 4, in place.
-    f.block('block');
-    f.block('loop');
+    f.block(BLOCK);
+    f.block(LOOP);
     {
-      f.get(merges).op('i32.eqz').br('br_if', 1);
-      f.get(merges).i32(1).op('i32.sub').set(merges);
-      f.get(n).i32(1).op('i32.shr_u').set(n);
+      f.get(merges).op(I32_EQZ).br(BR_IF, 1);
+      f.get(merges).i32(1).op(I32_SUB).set(merges);
+      f.get(n).i32(1).op(I32_SHR_U).set(n);
       f.i32(CV_PTR).set(input).i32(CV_PTR).set(out).i32(0).set(group);
-      f.block('loop');
+      f.block(LOOP);
       {
         for (let j = 0; j < 8; j++) {
-          f.get(input).simdMem('v128.load', 16 * j).set(left);
-          f.get(input).simdMem('v128.load', 128 + 16 * j).set(right);
+          f.get(input).simdMem(V128_LOAD, 16 * j).set(left);
+          f.get(input).simdMem(V128_LOAD, 128 + 16 * j).set(right);
           f.get(left).get(right).shuffle(EVEN_LANES).set(L.m[j]);
           f.get(left).get(right).shuffle(ODD_LANES).set(L.m[j + 8]);
         }
-        for (let j = 0; j < 8; j++) f.i32(0).simdMem('v128.load32_splat', KEY_PTR + 4 * j).set(L.v[j]);
+        for (let j = 0; j < 8; j++) f.i32(0).simdMem(V128_LOAD32_SPLAT, KEY_PTR + 4 * j).set(L.v[j]);
         initIv(f, L);
         f.v128i32x4([0, 0, 0, 0]).tee(L.v[12]).set(L.v[13]);
         f.v128i32x4([BLOCK_LEN, BLOCK_LEN, BLOCK_LEN, BLOCK_LEN]).set(L.v[14]);
-        f.get(flags).i32(PARENT).op('i32.or').simd('i32x4.splat').set(L.v[15]);
+        f.get(flags).i32(PARENT).op(I32_OR).simd(I32X4_SPLAT).set(L.v[15]);
         rounds(f, [L], g);
-        for (let j = 0; j < 8; j++) f.get(out).get(L.v[j]).get(L.v[j + 8]).simd('v128.xor').simdMem('v128.store', 16 * j);
-        f.get(input).i32(256).op('i32.add').set(input);
-        f.get(out).i32(128).op('i32.add').set(out);
-        f.get(group).i32(4).op('i32.add').tee(group).get(n).op('i32.lt_u').br('br_if', 0);
+        for (let j = 0; j < 8; j++) f.get(out).get(L.v[j]).get(L.v[j + 8]).simd(V128_XOR).simdMem(V128_STORE, 16 * j);
+        f.get(input).i32(256).op(I32_ADD).set(input);
+        f.get(out).i32(128).op(I32_ADD).set(out);
+        f.get(group).i32(4).op(I32_ADD).tee(group).get(n).op(I32_LT_U).br(BR_IF, 0);
       }
-      f.op('end');
-      f.br('br', 0);
+      f.op(END);
+      f.br(BR, 0);
     }
-    f.op('end');
-    f.op('end');
+    f.op(END);
+    f.op(END);
   });
 }
 
@@ -128,31 +129,31 @@ export function xofFunction(g: Template): FuncDef {
     const group = f.local('i32'), out = f.local('i32');
 
     // Every lane compresses the same node: the message and chaining value are splats, loaded once.
-    for (let j = 0; j < 16; j++) f.i32(0).simdMem('v128.load32_splat', ROOT_PTR + 32 + 4 * j).set(L.m[j]);
-    for (let j = 0; j < 8; j++) f.i32(0).simdMem('v128.load32_splat', ROOT_PTR + 4 * j).set(cv[j]);
+    for (let j = 0; j < 16; j++) f.i32(0).simdMem(V128_LOAD32_SPLAT, ROOT_PTR + 32 + 4 * j).set(L.m[j]);
+    for (let j = 0; j < 8; j++) f.i32(0).simdMem(V128_LOAD32_SPLAT, ROOT_PTR + 4 * j).set(cv[j]);
     f.i32(XOF_PTR).set(out).i32(0).set(group);
-    f.block('loop');
+    f.block(LOOP);
     {
       counters(f, ctrLo, ctrHi, group, ctrLoV, ctrHiV);
       for (let j = 0; j < 8; j++) f.get(cv[j]).set(L.v[j]);
       initIv(f, L);
       f.get(ctrLoV).set(L.v[12]).get(ctrHiV).set(L.v[13]);
-      f.get(blockLen).simd('i32x4.splat').set(L.v[14]);
-      f.get(flags).simd('i32x4.splat').set(L.v[15]);
+      f.get(blockLen).simd(I32X4_SPLAT).set(L.v[14]);
+      f.get(flags).simd(I32X4_SPLAT).set(L.v[15]);
       rounds(f, [L], g);
       for (let j = 0; j < 8; j++) {
-        f.get(L.v[j]).get(L.v[j + 8]).simd('v128.xor').set(w[j]);
-        f.get(L.v[j + 8]).get(cv[j]).simd('v128.xor').set(w[j + 8]);
+        f.get(L.v[j]).get(L.v[j + 8]).simd(V128_XOR).set(w[j]);
+        f.get(L.v[j + 8]).get(cv[j]).simd(V128_XOR).set(w[j + 8]);
       }
       // Word-sliced to stream order: lane l's block is the 64 bytes at out + 64 * l.
       for (let q = 0; q < 4; q++) {
         transpose(f, w.slice(4 * q, 4 * q + 4), L.r, tmp);
-        for (let lane = 0; lane < 4; lane++) f.get(out).get(L.r[lane]).simdMem('v128.store', 64 * lane + 16 * q);
+        for (let lane = 0; lane < 4; lane++) f.get(out).get(L.r[lane]).simdMem(V128_STORE, 64 * lane + 16 * q);
       }
-      f.get(out).i32(4 * BLOCK_LEN).op('i32.add').set(out);
-      f.get(group).i32(4).op('i32.add').tee(group).get(groups).i32(2).op('i32.shl').op('i32.lt_u').br('br_if', 0);
+      f.get(out).i32(4 * BLOCK_LEN).op(I32_ADD).set(out);
+      f.get(group).i32(4).op(I32_ADD).tee(group).get(groups).i32(2).op(I32_SHL).op(I32_LT_U).br(BR_IF, 0);
     }
-    f.op('end');
+    f.op(END);
   });
 }
 
@@ -168,29 +169,29 @@ export function oneFunction(g: Template): FuncDef {
     const v = f.locals('i32', 16);
     const m = f.locals('i32', 16);
     const ptr = f.local('i32'), end = f.local('i32'), blockFlags = f.local('i32');
-    for (let j = 0; j < 8; j++) f.i32(0).mem('i32.load', KEY_PTR + 4 * j).set(h[j]);
+    for (let j = 0; j < 8; j++) f.i32(0).mem(I32_LOAD, KEY_PTR + 4 * j).set(h[j]);
     // end = IN_PTR + 64 * (blocks - 1): the address of the last block.
-    f.i32(IN_PTR).get(len).i32(1).op('i32.sub').i32(6).op('i32.shr_u').i32(6).op('i32.shl').op('i32.add');
-    f.i32(IN_PTR).get(len).op('select').set(end);
+    f.i32(IN_PTR).get(len).i32(1).op(I32_SUB).i32(6).op(I32_SHR_U).i32(6).op(I32_SHL).op(I32_ADD);
+    f.i32(IN_PTR).get(len).op(SELECT).set(end);
     f.i32(IN_PTR).set(ptr);
-    f.get(flags).i32(CHUNK_START).op('i32.or').set(blockFlags);
-    f.block('loop');
+    f.get(flags).i32(CHUNK_START).op(I32_OR).set(blockFlags);
+    f.block(LOOP);
     {
-      for (let j = 0; j < 16; j++) f.get(ptr).mem('i32.load', 4 * j).set(m[j]);
+      for (let j = 0; j < 16; j++) f.get(ptr).mem(I32_LOAD, 4 * j).set(m[j]);
       for (let j = 0; j < 8; j++) f.get(h[j]).set(v[j]);
       for (let j = 0; j < 4; j++) f.i32(IV[j]).set(v[8 + j]);
       f.i32(0).set(v[12]).i32(0).set(v[13]);
       // The last block: its own length, CHUNK_END and ROOT.
-      f.get(len).i32(BLOCK_LEN - 1).op('i32.and').i32(BLOCK_LEN).get(len).i32(BLOCK_LEN - 1).op('i32.and').op('select');
-      f.i32(0).get(len).op('select'); // the empty message: a block length of 0
-      f.i32(BLOCK_LEN).get(ptr).get(end).op('i32.eq').op('select').set(v[14]);
-      f.get(blockFlags).i32(CHUNK_END | ROOT).i32(0).get(ptr).get(end).op('i32.eq').op('select').op('i32.or').set(v[15]);
+      f.get(len).i32(BLOCK_LEN - 1).op(I32_AND).i32(BLOCK_LEN).get(len).i32(BLOCK_LEN - 1).op(I32_AND).op(SELECT);
+      f.i32(0).get(len).op(SELECT); // the empty message: a block length of 0
+      f.i32(BLOCK_LEN).get(ptr).get(end).op(I32_EQ).op(SELECT).set(v[14]);
+      f.get(blockFlags).i32(CHUNK_END | ROOT).i32(0).get(ptr).get(end).op(I32_EQ).op(SELECT).op(I32_OR).set(v[15]);
       rounds(f, [{ v, m }], g);
-      for (let j = 0; j < 8; j++) f.get(v[j]).get(v[j + 8]).op('i32.xor').set(h[j]);
+      for (let j = 0; j < 8; j++) f.get(v[j]).get(v[j + 8]).op(I32_XOR).set(h[j]);
       f.get(flags).set(blockFlags);
-      f.get(ptr).i32(BLOCK_LEN).op('i32.add').tee(ptr).get(end).op('i32.le_u').br('br_if', 0);
+      f.get(ptr).i32(BLOCK_LEN).op(I32_ADD).tee(ptr).get(end).op(I32_LE_U).br(BR_IF, 0);
     }
-    f.op('end');
-    for (let j = 0; j < 8; j++) f.i32(0).get(h[j]).mem('i32.store', XOF_PTR + 4 * j);
+    f.op(END);
+    for (let j = 0; j < 8; j++) f.i32(0).get(h[j]).mem(I32_STORE, XOF_PTR + 4 * j);
   });
 }

@@ -3,6 +3,7 @@
 // shuffles. Each helper appends instructions to a function body.
 import { IV } from '../_constants.js';
 import { FunctionBody, type Local, type Template } from './_module.js';
+import { I32X4_ADD, I32X4_LT_U, I32X4_SHL, I32X4_SHR_U, I32X4_SPLAT, I32X4_SUB, I32_ADD, I32_ROTR, I32_XOR, V128_LOAD, V128_LOAD32_LANE, V128_LOAD32_ZERO, V128_OR, V128_XOR } from './_opcodes.js';
 
 export type I32 = Local<'i32'>;
 export type V128 = Local<'v128'>;
@@ -53,7 +54,7 @@ export function lanes(f: FunctionBody): Lanes {
 /** How a SIMD G rotates: `rotr(n)` appends a rotation right by n of the value on the stack. */
 type Rotate = (f: FunctionBody, t: number, n: number) => void;
 const shiftRotate: Rotate = (f, t, n) =>
-  f.tee(t).i32(n).simd('i32x4.shr_u').get(t).i32(32 - n).simd('i32x4.shl').simd('v128.or');
+  f.tee(t).i32(n).simd(I32X4_SHR_U).get(t).i32(32 - n).simd(I32X4_SHL).simd(V128_OR);
 // Rotations by 16 and 8 move whole bytes: one byte shuffle (pshufb) each.
 const shuffleRotate: Rotate = (f, t, n) =>
   n === 16 || n === 8 ? f.tee(t).get(t).shuffle(n === 16 ? ROT16 : ROT8) : shiftRotate(f, t, n);
@@ -67,8 +68,8 @@ const shuffleRotate: Rotate = (f, t, n) =>
 function gTemplate(rotate: Rotate): Template {
   const [a, b, c, d, mx, my, t] = range(7);
   const f = new FunctionBody(0);
-  const add = () => f.simd('i32x4.add');
-  const xor = () => f.simd('v128.xor');
+  const add = () => f.simd(I32X4_ADD);
+  const xor = () => f.simd(V128_XOR);
   const rotr = (n: number) => rotate(f, t, n);
   f.get(a).get(b), add(), f.get(mx), add(), f.tee(a); // a = a + b + mx
   f.get(d), xor(), rotr(16), f.tee(d); //                d = (d ^ a) >>> 16
@@ -93,8 +94,8 @@ function gStepTemplates(rotate: Rotate): Template[] {
     emit(f);
     return f.template();
   };
-  const add = (f: FunctionBody) => f.simd('i32x4.add');
-  const xor = (f: FunctionBody) => f.simd('v128.xor');
+  const add = (f: FunctionBody) => f.simd(I32X4_ADD);
+  const xor = (f: FunctionBody) => f.simd(V128_XOR);
   return [
     step((f) => (f.get(a).get(b), add(f), f.get(mx), add(f), f.set(a))), //  a = a + b + mx
     step((f) => (f.get(d).get(a), xor(f), rotate(f, t, 16), f.set(d))), //   d = (d ^ a) >>> 16
@@ -111,9 +112,9 @@ function gStepTemplates(rotate: Rotate): Template[] {
 function gScalarTemplate(): Template {
   const [a, b, c, d, mx, my] = range(6);
   const f = new FunctionBody(0);
-  const add = () => f.op('i32.add');
-  const xor = () => f.op('i32.xor');
-  const rotr = (n: number) => f.i32(n).op('i32.rotr');
+  const add = () => f.op(I32_ADD);
+  const xor = () => f.op(I32_XOR);
+  const rotr = (n: number) => f.i32(n).op(I32_ROTR);
   for (const [m, r1, r2] of [[mx, 16, 12], [my, 8, 7]]) {
     f.get(a).get(b), add(), f.get(m), add(), f.tee(a); // a = a + b + m
     f.get(d), xor(), rotr(r1), f.tee(d); //               d = (d ^ a) >>> 16 (8)
@@ -182,14 +183,14 @@ export function transpose(f: FunctionBody, rows: readonly V128[], out: readonly 
 export function loadMessage(f: FunctionBody, L: Lanes, ptr: I32, stride: number, opts: Required<KernelOptions>, tmp: readonly V128[], offset = 0): void {
   if (opts.loads === 'lanes') {
     for (let j = 0; j < 16; j++) {
-      f.get(ptr).get(ptr).get(ptr).get(ptr).simdMem('v128.load32_zero', offset + 4 * j);
-      for (let lane = 1; lane < 4; lane++) f.simdMemLane('v128.load32_lane', lane, offset + lane * stride + 4 * j);
+      f.get(ptr).get(ptr).get(ptr).get(ptr).simdMem(V128_LOAD32_ZERO, offset + 4 * j);
+      for (let lane = 1; lane < 4; lane++) f.simdMemLane(V128_LOAD32_LANE, lane, offset + lane * stride + 4 * j);
       f.set(L.m[j]);
     }
     return;
   }
   for (let q = 0; q < 4; q++) {
-    for (let lane = 0; lane < 4; lane++) f.get(ptr).simdMem('v128.load', offset + lane * stride + 16 * q).set(L.r[lane]);
+    for (let lane = 0; lane < 4; lane++) f.get(ptr).simdMem(V128_LOAD, offset + lane * stride + 16 * q).set(L.r[lane]);
     transpose(f, L.r, L.m.slice(4 * q, 4 * q + 4), tmp);
   }
 }
@@ -201,8 +202,8 @@ export function initIv(f: FunctionBody, L: Lanes): void {
 
 /** Counter vectors for lanes 0-3: (lo + base + lane) with the carry into hi, 64 bits per lane. */
 export function counters(f: FunctionBody, lo: I32, hi: I32, base: I32, outLo: V128, outHi: V128): void {
-  f.get(lo).get(base).op('i32.add').simd('i32x4.splat').v128i32x4([0, 1, 2, 3]).simd('i32x4.add').tee(outLo);
-  f.get(lo).simd('i32x4.splat').simd('i32x4.lt_u'); // all ones where the low word wrapped
+  f.get(lo).get(base).op(I32_ADD).simd(I32X4_SPLAT).v128i32x4([0, 1, 2, 3]).simd(I32X4_ADD).tee(outLo);
+  f.get(lo).simd(I32X4_SPLAT).simd(I32X4_LT_U); // all ones where the low word wrapped
   f.set(outHi);
-  f.get(hi).simd('i32x4.splat').get(outHi).simd('i32x4.sub').set(outHi);
+  f.get(hi).simd(I32X4_SPLAT).get(outHi).simd(I32X4_SUB).set(outHi);
 }

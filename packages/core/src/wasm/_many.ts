@@ -7,6 +7,7 @@ import {
   MANY_HI_DELTA, MANY_IN, MANY_IN_LEN, MANY_JOB_WORDS, MANY_JOBS, MANY_MAX_JOBS, MANY_MAX_MESSAGES, MANY_OUT, MANY_W2, type KernelExports,
 } from './_layout.js';
 import { func, type FuncDef, type Template } from './_module.js';
+import { BLOCK, BR, BR_IF, ELSE, END, I32_ADD, I32_AND, I32_EQ, I32_EQZ, I32_LOAD, I32_LT_U, I32_OR, I32_SHL, I32_SHR_U, I32_STORE, I32_SUB, I32_XOR, IF, LOOP, SELECT, V128_LOAD, V128_STORE, V128_XOR } from './_opcodes.js';
 
 /**
  * `many(count, flags, wide)`: SIMD across messages. Runs `count` jobs from the job table, 4 lanes
@@ -29,46 +30,46 @@ export function manyFunction(g: Template): FuncDef {
   return func('many', { count: 'i32', flags: 'i32', wide: 'i32' }, (f, { count, flags, wide }) => {
     const L = lanes(f), tmp = f.locals('v128', 4);
     const next = f.local('i32'), active = f.local('i32'), left = f.local('i32'), start = f.local('i32'), job = f.local('i32'), out = f.local('i32'), extra = f.local('i32');
-    const load = (addr: number) => f.i32(0).mem('i32.load', addr);
+    const load = (addr: number) => f.i32(0).mem(I32_LOAD, addr);
     /** Stores the i32 that `value` pushes at the fixed address `addr`. */
     const store = (addr: number, value: () => void) => {
       f.i32(0);
       value();
-      f.mem('i32.store', addr);
+      f.mem(I32_STORE, addr);
     };
 
     /** Per lane, after each compression: advance within the job, or emit it and take the next. */
     const advance = (l: number) => {
       const word = 4 * l; // lane l of word 0, in MANY_H / MANY_W2
-      load(LANE_LEFT + 4 * l).i32(1).op('i32.sub').tee(left).op('i32.eqz');
-      f.block('if');
+      load(LANE_LEFT + 4 * l).i32(1).op(I32_SUB).tee(left).op(I32_EQZ);
+      f.block(IF);
       {
         // The job is done: its outputs, then the next job or idleness.
         load(LANE_OUT + 4 * l).set(out);
-        for (let j = 0; j < 8; j++) f.get(out).i32(0).mem('i32.load', MANY_H + word + 16 * j).mem('i32.store', 4 * j);
+        for (let j = 0; j < 8; j++) f.get(out).i32(0).mem(I32_LOAD, MANY_H + word + 16 * j).mem(I32_STORE, 4 * j);
         // Words 8-15 only for a root, and only when the output is longer than 32 bytes.
-        load(LANE_FINAL + 4 * l).i32(Math.log2(ROOT)).op('i32.shr_u').get(wide).op('i32.and');
-        f.block('if');
-        for (let j = 0; j < 8; j++) f.get(out).i32(0).mem('i32.load', MANY_W2 + word + 16 * j).mem('i32.store', MANY_HI_DELTA + 4 * j);
-        f.op('end');
-        f.get(next).get(count).op('i32.lt_u');
-        f.block('if');
+        load(LANE_FINAL + 4 * l).i32(Math.log2(ROOT)).op(I32_SHR_U).get(wide).op(I32_AND);
+        f.block(IF);
+        for (let j = 0; j < 8; j++) f.get(out).i32(0).mem(I32_LOAD, MANY_W2 + word + 16 * j).mem(I32_STORE, MANY_HI_DELTA + 4 * j);
+        f.op(END);
+        f.get(next).get(count).op(I32_LT_U);
+        f.block(IF);
         {
-          f.get(next).i32(5).op('i32.shl').set(job);
-          store(LANE_PTR + 4 * l, () => f.get(job).mem('i32.load', MANY_JOBS));
-          f.get(job).mem('i32.load', MANY_JOBS + 4).set(left);
+          f.get(next).i32(5).op(I32_SHL).set(job);
+          store(LANE_PTR + 4 * l, () => f.get(job).mem(I32_LOAD, MANY_JOBS));
+          f.get(job).mem(I32_LOAD, MANY_JOBS + 4).set(left);
           store(LANE_LEFT + 4 * l, () => f.get(left));
-          store(LANE_CTR + 4 * l, () => f.get(job).mem('i32.load', MANY_JOBS + 8));
-          f.get(job).mem('i32.load', MANY_JOBS + 12).set(extra);
-          store(LANE_LAST + 4 * l, () => f.get(extra).i32(0xff).op('i32.and'));
-          store(LANE_FINAL + 4 * l, () => f.get(extra).i32(8).op('i32.shr_u').get(flags).op('i32.or'));
-          store(LANE_OUT + 4 * l, () => f.get(job).mem('i32.load', MANY_JOBS + 16));
+          store(LANE_CTR + 4 * l, () => f.get(job).mem(I32_LOAD, MANY_JOBS + 8));
+          f.get(job).mem(I32_LOAD, MANY_JOBS + 12).set(extra);
+          store(LANE_LAST + 4 * l, () => f.get(extra).i32(0xff).op(I32_AND));
+          store(LANE_FINAL + 4 * l, () => f.get(extra).i32(8).op(I32_SHR_U).get(flags).op(I32_OR));
+          store(LANE_OUT + 4 * l, () => f.get(job).mem(I32_LOAD, MANY_JOBS + 16));
           for (let j = 0; j < 8; j++) store(MANY_H + word + 16 * j, () => load(KEY_PTR + 4 * j));
           // CHUNK_START for a chunk, nothing for a parent.
-          f.i32(CHUNK_START).get(extra).i32(8 + Math.log2(PARENT)).op('i32.shr_u').i32(1).op('i32.and').op('i32.xor').set(start);
-          f.get(next).i32(1).op('i32.add').set(next);
+          f.i32(CHUNK_START).get(extra).i32(8 + Math.log2(PARENT)).op(I32_SHR_U).i32(1).op(I32_AND).op(I32_XOR).set(start);
+          f.get(next).i32(1).op(I32_ADD).set(next);
         }
-        f.op('else');
+        f.op(ELSE);
         {
           // Idle until the call ends: a valid address to load from, a count that never runs out.
           store(LANE_PTR + 4 * l, () => f.i32(MANY_IN));
@@ -77,20 +78,20 @@ export function manyFunction(g: Template): FuncDef {
           store(LANE_OUT + 4 * l, () => f.i32(MANY_DUMMY));
           store(LANE_FINAL + 4 * l, () => f.i32(0));
           f.i32(0).set(start);
-          f.get(active).i32(1).op('i32.sub').set(active);
+          f.get(active).i32(1).op(I32_SUB).set(active);
         }
-        f.op('end');
+        f.op(END);
       }
-      f.op('else');
+      f.op(ELSE);
       {
         store(LANE_LEFT + 4 * l, () => f.get(left));
-        store(LANE_PTR + 4 * l, () => load(LANE_PTR + 4 * l).i32(BLOCK_LEN).op('i32.add'));
+        store(LANE_PTR + 4 * l, () => load(LANE_PTR + 4 * l).i32(BLOCK_LEN).op(I32_ADD));
         f.i32(0).set(start);
       }
-      f.op('end');
+      f.op(END);
       // The last block: its own length and CHUNK_END (and ROOT); the first: CHUNK_START.
-      store(LANE_FLAGS + 4 * l, () => load(LANE_FINAL + 4 * l).get(flags).get(left).i32(1).op('i32.eq').op('select').get(start).op('i32.or'));
-      store(LANE_BLEN + 4 * l, () => load(LANE_LAST + 4 * l).i32(BLOCK_LEN).get(left).i32(1).op('i32.eq').op('select'));
+      store(LANE_FLAGS + 4 * l, () => load(LANE_FINAL + 4 * l).get(flags).get(left).i32(1).op(I32_EQ).op(SELECT).get(start).op(I32_OR));
+      store(LANE_BLEN + 4 * l, () => load(LANE_LAST + 4 * l).i32(BLOCK_LEN).get(left).i32(1).op(I32_EQ).op(SELECT));
     };
 
     for (let l = 0; l < 4; l++) {
@@ -99,32 +100,32 @@ export function manyFunction(g: Template): FuncDef {
       store(LANE_FINAL + 4 * l, () => f.i32(0));
     }
     f.i32(0).set(next).i32(4).set(active);
-    f.block('block');
-    f.block('loop');
+    f.block(BLOCK);
+    f.block(LOOP);
     {
       for (let l = 0; l < 4; l++) advance(l);
-      f.get(active).op('i32.eqz').br('br_if', 1);
+      f.get(active).op(I32_EQZ).br(BR_IF, 1);
       // Message words: each lane loads its own block, then 4x4 transposes as in `chunks`.
       for (let q = 0; q < 4; q++) {
-        for (let lane = 0; lane < 4; lane++) load(LANE_PTR + 4 * lane).simdMem('v128.load', 16 * q).set(L.r[lane]);
+        for (let lane = 0; lane < 4; lane++) load(LANE_PTR + 4 * lane).simdMem(V128_LOAD, 16 * q).set(L.r[lane]);
         transpose(f, L.r, L.m.slice(4 * q, 4 * q + 4), tmp);
       }
-      for (let j = 0; j < 8; j++) f.i32(0).simdMem('v128.load', MANY_H + 16 * j).set(L.v[j]);
+      for (let j = 0; j < 8; j++) f.i32(0).simdMem(V128_LOAD, MANY_H + 16 * j).set(L.v[j]);
       initIv(f, L);
-      f.i32(0).simdMem('v128.load', LANE_CTR).set(L.v[12]);
+      f.i32(0).simdMem(V128_LOAD, LANE_CTR).set(L.v[12]);
       f.v128i32x4([0, 0, 0, 0]).set(L.v[13]);
-      f.i32(0).simdMem('v128.load', LANE_BLEN).set(L.v[14]);
-      f.i32(0).simdMem('v128.load', LANE_FLAGS).set(L.v[15]);
+      f.i32(0).simdMem(V128_LOAD, LANE_BLEN).set(L.v[14]);
+      f.i32(0).simdMem(V128_LOAD, LANE_FLAGS).set(L.v[15]);
       rounds(f, [L], g);
       for (let j = 0; j < 8; j++) {
         const h = MANY_H + 16 * j;
-        f.i32(0).get(L.v[j + 8]).i32(0).simdMem('v128.load', h).simd('v128.xor').simdMem('v128.store', MANY_W2 + 16 * j);
-        f.i32(0).get(L.v[j]).get(L.v[j + 8]).simd('v128.xor').simdMem('v128.store', h);
+        f.i32(0).get(L.v[j + 8]).i32(0).simdMem(V128_LOAD, h).simd(V128_XOR).simdMem(V128_STORE, MANY_W2 + 16 * j);
+        f.i32(0).get(L.v[j]).get(L.v[j + 8]).simd(V128_XOR).simdMem(V128_STORE, h);
       }
-      f.br('br', 0);
+      f.br(BR, 0);
     }
-    f.op('end');
-    f.op('end');
+    f.op(END);
+    f.op(END);
   });
 }
 

@@ -4,6 +4,7 @@ import { u32, writeS32, writeU32, type ByteSink } from './_leb128.js';
 import {
   CODE_SECTION,
   EMPTY_BLOCK,
+  END,
   EXPORT_SECTION,
   FUNC_EXPORT,
   FUNCTION_SECTION,
@@ -12,21 +13,17 @@ import {
   TYPE_SECTION,
   FUNC_TYPE,
   I32_CONST,
+  LOCAL_GET,
+  LOCAL_SET,
+  LOCAL_TEE,
   SIMD_I8X16_SHUFFLE,
   SIMD_PREFIX,
   SIMD_V128_CONST,
-  blockOp,
-  branchOp,
-  localOp,
-  memOp,
-  plainOp,
-  simdMemLaneOp,
-  simdMemOp,
-  simdOp,
+  V128_LOAD,
+  V128_STORE,
   valType,
   type BlockOp,
   type BranchOp,
-  type LocalOp,
   type MemOp,
   type PlainOp,
   type SimdMemLaneOp,
@@ -155,38 +152,38 @@ export class FunctionBody {
     return Array.from({ length: n }, () => this.local(type));
   }
 
-  op(name: PlainOp): this {
-    this.#code.push(plainOp[name]);
+  op(code: PlainOp): this {
+    this.#code.push(code);
     return this;
   }
 
   /** `block`, `loop` or `if` without results. */
-  block(name: BlockOp): this {
-    this.#code.push(blockOp[name]);
+  block(code: BlockOp): this {
+    this.#code.push(code);
     this.#code.push(EMPTY_BLOCK);
     return this;
   }
 
-  br(name: BranchOp, depth: number): this {
-    this.#code.push(branchOp[name]);
+  br(code: BranchOp, depth: number): this {
+    this.#code.push(code);
     writeU32(this.#code, depth);
     return this;
   }
 
   get(index: Local<ValType>): this {
-    return this.#local('local.get', index);
+    return this.#local(LOCAL_GET, index);
   }
 
   set(index: Local<ValType>): this {
-    return this.#local('local.set', index);
+    return this.#local(LOCAL_SET, index);
   }
 
   tee(index: Local<ValType>): this {
-    return this.#local('local.tee', index);
+    return this.#local(LOCAL_TEE, index);
   }
 
-  #local(name: LocalOp, index: number): this {
-    this.#code.push(localOp[name]);
+  #local(code: number, index: number): this {
+    this.#code.push(code);
     this.#slots.push(this.#code.length);
     writeU32(this.#code, index);
     return this;
@@ -220,8 +217,8 @@ export class FunctionBody {
     return this;
   }
 
-  mem(name: MemOp, offset = 0, alignLog2 = 2): this {
-    this.#code.push(memOp[name]);
+  mem(code: MemOp, offset = 0, alignLog2 = 2): this {
+    this.#code.push(code);
     return this.#memarg(offset, alignLog2);
   }
 
@@ -237,18 +234,18 @@ export class FunctionBody {
     writeU32(this.#code, subOpcode);
   }
 
-  simd(name: SimdOp): this {
-    this.#simd(simdOp[name]);
+  simd(code: SimdOp): this {
+    this.#simd(code);
     return this;
   }
 
-  simdMem(name: SimdMemOp, offset = 0, alignLog2 = name === 'v128.load' || name === 'v128.store' ? 4 : 2): this {
-    this.#simd(simdMemOp[name]);
+  simdMem(code: SimdMemOp, offset = 0, alignLog2 = code === V128_LOAD || code === V128_STORE ? 4 : 2): this {
+    this.#simd(code);
     return this.#memarg(offset, alignLog2);
   }
 
-  simdMemLane(name: SimdMemLaneOp, lane: number, offset = 0, alignLog2 = 2): this {
-    this.#simd(simdMemLaneOp[name]);
+  simdMemLane(code: SimdMemLaneOp, lane: number, offset = 0, alignLog2 = 2): this {
+    this.#simd(code);
     this.#memarg(offset, alignLog2);
     this.#code.push(byte(lane, 'lane'));
     return this;
@@ -285,7 +282,7 @@ export class FunctionBody {
     writeU32(out, locals.length + this.#code.length + 1);
     out.append(locals);
     out.append(this.#code.bytes());
-    out.push(plainOp.end);
+    out.push(END);
     return out.bytes();
   }
 }

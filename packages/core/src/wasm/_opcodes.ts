@@ -1,82 +1,85 @@
-// The WebAssembly opcodes the kernels use, by their text-format names (core spec 5.4, SIMD
-// proposal as merged in WebAssembly 2.0). Only what is emitted is listed: a name that is not
-// here is a type error in the generator, not a wrong byte in a module.
+// The WebAssembly opcodes the kernels use, named after their text-format names (core spec 5.4,
+// SIMD proposal as merged in WebAssembly 2.0): `I32X4_SHR_U` is `i32x4.shr_u`. Only what is
+// emitted is listed. Plain constants rather than tables keyed by name: bundlers inline them at
+// the call sites, so neither the names nor a table reach a bundle. Each kind has its own type,
+// so an opcode passed to another kind's method is a type error, not a wrong byte in a module.
+
+/** An opcode of one instruction kind. */
+type Opcode<K extends string> = number & { readonly kind?: K };
 
 /** Value types (core spec 5.3.1). */
 export const valType = { i32: 0x7f, i64: 0x7e, f32: 0x7d, f64: 0x7c, v128: 0x7b } as const;
 export type ValType = keyof typeof valType;
 
 /** Single-byte instructions without immediates. */
-export const plainOp = {
-  unreachable: 0x00,
-  else: 0x05,
-  end: 0x0b,
-  select: 0x1b,
-  'i32.eqz': 0x45,
-  'i32.eq': 0x46,
-  'i32.ne': 0x47,
-  'i32.lt_u': 0x49,
-  'i32.gt_u': 0x4b,
-  'i32.le_u': 0x4d,
-  'i32.add': 0x6a,
-  'i32.sub': 0x6b,
-  'i32.mul': 0x6c,
-  'i32.and': 0x71,
-  'i32.or': 0x72,
-  'i32.xor': 0x73,
-  'i32.shl': 0x74,
-  'i32.shr_u': 0x76,
-  'i32.rotr': 0x78,
-} as const;
-export type PlainOp = keyof typeof plainOp;
+export type PlainOp = Opcode<'plain'>;
+export const ELSE = 0x05 as PlainOp;
+export const END = 0x0b as PlainOp;
+export const SELECT = 0x1b as PlainOp;
+export const I32_EQZ = 0x45 as PlainOp;
+export const I32_EQ = 0x46 as PlainOp;
+export const I32_NE = 0x47 as PlainOp;
+export const I32_LT_U = 0x49 as PlainOp;
+export const I32_GT_U = 0x4b as PlainOp;
+export const I32_LE_U = 0x4d as PlainOp;
+export const I32_ADD = 0x6a as PlainOp;
+export const I32_SUB = 0x6b as PlainOp;
+export const I32_MUL = 0x6c as PlainOp;
+export const I32_AND = 0x71 as PlainOp;
+export const I32_OR = 0x72 as PlainOp;
+export const I32_XOR = 0x73 as PlainOp;
+export const I32_SHL = 0x74 as PlainOp;
+export const I32_SHR_U = 0x76 as PlainOp;
+export const I32_ROTR = 0x78 as PlainOp;
 
 /** `i32.const` (followed by an s32). */
 export const I32_CONST = 0x41;
 
 /** Structured control (followed by a block type). */
-export const blockOp = { block: 0x02, loop: 0x03, if: 0x04 } as const;
-export type BlockOp = keyof typeof blockOp;
+export type BlockOp = Opcode<'block'>;
+export const BLOCK = 0x02 as BlockOp;
+export const LOOP = 0x03 as BlockOp;
+export const IF = 0x04 as BlockOp;
 
 /** Branches (followed by a u32 label depth). */
-export const branchOp = { br: 0x0c, br_if: 0x0d } as const;
-export type BranchOp = keyof typeof branchOp;
+export type BranchOp = Opcode<'branch'>;
+export const BR = 0x0c as BranchOp;
+export const BR_IF = 0x0d as BranchOp;
 
 /** Local variable access (followed by a u32 local index). */
-export const localOp = { 'local.get': 0x20, 'local.set': 0x21, 'local.tee': 0x22 } as const;
-export type LocalOp = keyof typeof localOp;
+export const LOCAL_GET = 0x20;
+export const LOCAL_SET = 0x21;
+export const LOCAL_TEE = 0x22;
 
 /** Scalar memory access (followed by a memarg). */
-export const memOp = { 'i32.load': 0x28, 'i32.store': 0x36 } as const;
-export type MemOp = keyof typeof memOp;
+export type MemOp = Opcode<'mem'>;
+export const I32_LOAD = 0x28 as MemOp;
+export const I32_STORE = 0x36 as MemOp;
+
+/** SIMD instructions without immediates (sub-opcodes after SIMD_PREFIX). */
+export type SimdOp = Opcode<'simd'>;
+export const I32X4_SPLAT = 0x11 as SimdOp;
+export const I32X4_LT_U = 0x3a as SimdOp;
+export const V128_OR = 0x50 as SimdOp;
+export const V128_XOR = 0x51 as SimdOp;
+export const I32X4_SHL = 0xab as SimdOp;
+export const I32X4_SHR_U = 0xad as SimdOp;
+export const I32X4_ADD = 0xae as SimdOp;
+export const I32X4_SUB = 0xb1 as SimdOp;
+
+/** SIMD memory access (followed by a memarg). */
+export type SimdMemOp = Opcode<'simdMem'>;
+export const V128_LOAD = 0x00 as SimdMemOp;
+export const V128_LOAD32_SPLAT = 0x09 as SimdMemOp;
+export const V128_STORE = 0x0b as SimdMemOp;
+export const V128_LOAD32_ZERO = 0x5c as SimdMemOp;
+
+/** SIMD memory access to one lane (followed by a memarg, then the lane index byte). */
+export type SimdMemLaneOp = Opcode<'simdMemLane'>;
+export const V128_LOAD32_LANE = 0x56 as SimdMemLaneOp;
 
 /** The prefix byte of every SIMD instruction; the sub-opcode follows as a u32 LEB128. */
 export const SIMD_PREFIX = 0xfd;
-
-/** SIMD instructions without immediates. */
-export const simdOp = {
-  'i32x4.splat': 0x11,
-  'i32x4.lt_u': 0x3a,
-  'v128.or': 0x50,
-  'v128.xor': 0x51,
-  'i32x4.shl': 0xab,
-  'i32x4.shr_u': 0xad,
-  'i32x4.add': 0xae,
-  'i32x4.sub': 0xb1,
-} as const;
-export type SimdOp = keyof typeof simdOp;
-
-/** SIMD memory access (followed by a memarg). */
-export const simdMemOp = {
-  'v128.load': 0x00,
-  'v128.load32_splat': 0x09,
-  'v128.store': 0x0b,
-  'v128.load32_zero': 0x5c,
-} as const;
-export type SimdMemOp = keyof typeof simdMemOp;
-
-/** SIMD memory access to one lane (followed by a memarg, then the lane index byte). */
-export const simdMemLaneOp = { 'v128.load32_lane': 0x56 } as const;
-export type SimdMemLaneOp = keyof typeof simdMemLaneOp;
 
 /** `v128.const` (16 immediate bytes) and `i8x16.shuffle` (16 lane indices). */
 export const SIMD_V128_CONST = 0x0c;
