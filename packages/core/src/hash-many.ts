@@ -177,7 +177,12 @@ export function hashMany(inputs: readonly Input[], opts?: Blake3Opts): Uint8Arra
   const n = bytes.length;
   // One buffer for the whole batch, each digest a view of its own bytes: a backing store per
   // digest was most of the time of a batch of small messages.
-  const buffer = new ArrayBuffer(n * dkLen);
+  let buffer: ArrayBuffer;
+  try {
+    buffer = new ArrayBuffer(n * dkLen);
+  } catch {
+    throw new RangeError(`inputs.length × dkLen must fit in one ArrayBuffer, got ${n} × ${dkLen} bytes`);
+  }
   hashEach(bytes, mode, new Uint8Array(buffer));
   const digests = new Array<Uint8Array>(n);
   for (let i = 0; i < n; i++) digests[i] = new Uint8Array(buffer, i * dkLen, dkLen);

@@ -67,5 +67,10 @@ forEachBackend('hashMany', () => {
     });
     assert.throws(() => hashManyInto(['a', null as never], out), { name: 'TypeError', message: /inputs\[1\]/ });
     assert.deepEqual(out, new Uint8Array(64).fill(7));
+    // 2^20 digests of 2^30 bytes: no engine makes a 1 PiB buffer, and the error says which arguments.
+    assert.throws(() => hashMany(new Array(2 ** 20).fill(new Uint8Array(0)), { dkLen: 2 ** 30 }), {
+      name: 'RangeError',
+      message: /^inputs.length × dkLen must fit in one ArrayBuffer, got 1048576 × 1073741824 bytes$/,
+    });
   });
 });
