@@ -133,9 +133,8 @@ async function startReadWorkers(n: number): Promise<void> {
 
 /** Runs in the page: one configuration once, MB/s (and the hash, for pools). */
 async function runConfig(config: Config): Promise<{ mbps: number; hex?: string }> {
-  const state = (
-    globalThis as unknown as { ceiling: { blob: Blob; pools: Map<number, any>; readWorkers: Worker[] } }
-  ).ceiling;
+  const state = (globalThis as unknown as { ceiling: { blob: Blob; pools: Map<number, any>; readWorkers: Worker[] } })
+    .ceiling;
   const { blob, pools } = state;
   const TASK = 16 * 1024 * 1024;
   if (config.kind === 'pool') {
@@ -184,8 +183,9 @@ async function runConfig(config: Config): Promise<{ mbps: number; hex?: string }
 /** Runs in the page: a hash on the default pool, watching the page's thread. */
 async function responsiveness() {
   const { core, worker } = globalThis.blake3WebWorker!;
-  const { blob, pools } = (globalThis as unknown as { ceiling: { blob: Blob; pools: Map<number, { terminate(): void }> } })
-    .ceiling;
+  const { blob, pools } = (
+    globalThis as unknown as { ceiling: { blob: Blob; pools: Map<number, { terminate(): void }> } }
+  ).ceiling;
   for (const pool of pools.values()) pool.terminate();
   const longTasks: number[] = [];
   let observer: PerformanceObserver | undefined;
@@ -252,7 +252,7 @@ function browserCpuSeconds(): number {
   }
   let ticks = 0;
   const mine = new Set([process.pid]);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const [pid, s] of stats) {
       if (!mine.has(pid) && mine.has(s.ppid)) {
@@ -284,6 +284,7 @@ async function measureAll(page: EnginePage, setupArgs: Setup, readers: string[],
       const coreSeconds = browserCpuSeconds() - cpu0;
       samples.push({ label, workers: config.workers, mbps, coreSeconds, hex });
       line.push(`${label} ${Math.round(mbps)} MB/s ${((coreSeconds / size) * 1e9).toFixed(2)} core-s/GB`);
+      console.log(`${page.engine} ${source} round ${round + 1}/${rounds}: ${line.at(-1)}`);
     }
     console.log(`${page.engine} ${source} round ${round + 1}/${rounds}, load ${loadAverage()}: ${line.join('; ')}`);
   }
@@ -304,7 +305,9 @@ async function measureAll(page: EnginePage, setupArgs: Setup, readers: string[],
   });
   // The ceiling: the best read-only rate of 2 workers (read + hash rows are not read-only).
   const best = Math.max(
-    ...rows.filter((r) => r.label.startsWith('read') && !r.label.includes('+') && r.label.endsWith('×2')).map((r) => r.mbps),
+    ...rows
+      .filter((r) => r.label.startsWith('read') && !r.label.includes('+') && r.label.endsWith('×2'))
+      .map((r) => r.mbps),
   );
   console.log(
     JSON.stringify({
