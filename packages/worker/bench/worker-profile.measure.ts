@@ -102,15 +102,13 @@ async function profile({ mib, rounds }: { mib: number; rounds: number }) {
     };`;
   const url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
   const w = new Worker(url, { type: 'module' });
-  const call = (data: object) =>
-    new Promise<any>((resolve, reject) => {
+  const ask = (data: object) => {
+    const answer = new Promise<any>((resolve, reject) => {
       w.onmessage = (e) => resolve(e.data);
       w.onerror = (e) => reject(new Error(e.message));
-    }).then((x) => x) as Promise<any>;
-  const ask = (data: object) => {
-    const p = call(data);
+    });
     w.postMessage(data);
-    return p;
+    return answer;
   };
   const { names, byob } = await ask({ kind: 'names' });
   const TASK = 16 * M;

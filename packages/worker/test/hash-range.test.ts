@@ -284,8 +284,8 @@ describe('reading Blobs', () => {
             let sent = 0;
             return new ReadableStream({
               type: 'bytes',
-              pull(c) {
-                if (sent >= after) return new Promise<void>(() => undefined); // nothing, ever
+              async pull(c) {
+                if (sent >= after) await new Promise<void>(() => undefined); // nothing, ever
                 const n = Math.min(after - sent, b - a - sent);
                 c.enqueue(new Uint8Array(n));
                 sent += n;
