@@ -12,11 +12,15 @@ import { formatSize } from '../../bench/src/sizes.ts';
 import { median } from '../../bench/src/stats.ts';
 import { renderChart } from '../../bench/src/svg-chart.ts';
 import { sizedPool } from './pool.ts';
+import { measureReadCeiling, type ReadCeilingReport } from './read-ceiling.ts';
 
 type BenchState = 'idle' | 'running' | 'done' | 'error';
 
+/** The shared benchmark's report plus the page's own pool-against-read-ceiling section. */
+type PageReport = BrowserBenchReport & { readCeiling?: ReadCeilingReport };
+
 declare global {
-  var blake3Bench: { state: BenchState; report?: BrowserBenchReport; error?: string } | undefined;
+  var blake3Bench: { state: BenchState; report?: PageReport; error?: string } | undefined;
 }
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -96,7 +100,7 @@ function drawCells(report: Pick<BrowserBenchReport, 'candidates' | 'config'>, ce
   $('chart').innerHTML = renderChart(series, { title: `One-shot MB/s by input size, ${browserName()}` });
 }
 
-function drawTasks(report: BrowserBenchReport): void {
+function drawTasks(report: PageReport): void {
   const row = (r: TaskRow, base: TaskRow | undefined) => [
     r.label,
     formatMbps(r.median),
@@ -106,6 +110,10 @@ function drawTasks(report: BrowserBenchReport): void {
     ...report.pool.rows.map((r) => [
       `${formatSize(report.pool.blobBytes)} Blob, ${r.label}`,
       ...row(r, report.pool.rows[0]).slice(1),
+    ]),
+    ...(report.readCeiling?.rows ?? []).map((r) => [
+      `${formatSize(report.readCeiling!.blobBytes)} Blob, ${r.label}`,
+      ...row(r, report.readCeiling!.rows[0]).slice(1),
     ]),
     ...report.stream.rows.map((r) => [
       `${formatSize(report.stream.totalBytes)} in 64 KiB chunks, ${r.label}`,
@@ -128,7 +136,7 @@ function browserName(): string {
   return webkit ? `WebKit ${webkit[1]}` : 'this browser';
 }
 
-function exportJson(report: BrowserBenchReport): void {
+function exportJson(report: PageReport): void {
   const blob = new Blob([JSON.stringify(report, null, 1)], { type: 'application/json' });
   const a = document.createElement('a');
   a.href = URL.createObjectURL(blob);
@@ -166,7 +174,13 @@ async function run(): Promise<void> {
     });
     drawCells(report, report.cells);
     drawTasks(report);
-    globalThis.blake3Bench!.report = report;
+    log(`pools beside the read ceiling on a ${report.pool.blobBytes >> 20} MiB Blob`);
+    const full: PageReport = {
+      ...report,
+      readCeiling: await measureReadCeiling(report.pool.blobBytes, quick ? 1 : report.pool.rounds, log),
+    };
+    drawTasks(full);
+    globalThis.blake3Bench!.report = full;
     exportButton.disabled = false;
     const failures = report.verifications.filter((v) => !v.ok).length;
     setState(

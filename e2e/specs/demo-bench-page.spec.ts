@@ -1,5 +1,6 @@
 // The demo's benchmark page in all three engines: a quick sweep completes with every digest
-// right, draws the chart, and its JSON export lists every implementation. Times are not checked.
+// right, draws the chart, and its JSON export lists every implementation and the pools beside
+// their read ceiling. Times are not checked.
 import { expect, test } from '../fixtures/demo-page.ts';
 
 const IMPLEMENTATIONS = ['core-wasm-simd', 'core-js', 'blake3-jit', 'hash-wasm', 'noble', 'webcrypto-sha256'];
@@ -48,6 +49,7 @@ test('demo: the benchmark page completes a quick sweep, draws the chart and expo
     verifications: { ok: boolean; candidate: string }[];
     cells: { candidate: string; mode: string; size: number; samples: number[] }[];
     pool: { rows: { id: string; samples: number[] }[] };
+    readCeiling: { blobBytes: number; rows: { id: string; samples: number[]; median: number }[] };
     stream: { rows: { id: string; samples: number[] }[] };
     batch: { workload: string; rows: { id: string; samples: number[] }[] }[];
   };
@@ -75,6 +77,12 @@ test('demo: the benchmark page completes a quick sweep, draws the chart and expo
     for (const c of cells) expect(c.samples.length, `${id} ${c.size}`).toBeGreaterThan(0);
   }
   expect(report.pool.rows.map((p) => p.id)).toEqual(['pool-1', 'pool-2']);
+  // The pools of 1-4 beside read-only workers on the same Blob, in the same run.
+  expect(report.readCeiling.rows.map((p) => p.id)).toEqual(['read', 'pool-1', 'pool-2', 'pool-3', 'pool-4']);
+  for (const row of report.readCeiling.rows) {
+    expect(row.samples.length, row.id).toBeGreaterThan(0);
+    expect(row.median, row.id).toBeGreaterThan(0);
+  }
   expect(report.stream.rows.map((p) => p.id)).toContain('Blake3Stream');
   expect(r.points).toBe(IMPLEMENTATIONS.length * report.config.sizes.length);
   expect(r.paths).toBe(IMPLEMENTATIONS.length);
@@ -87,6 +95,8 @@ test('demo: the benchmark page completes a quick sweep, draws the chart and expo
     ).toEqual(['loop', 'hashMany', 'hashManyInto', 'sha256']);
     for (const x of b.rows) expect(x.samples.length, `${b.workload} ${x.id}`).toBeGreaterThan(0);
   }
-  expect(r.taskRows).toBe(report.pool.rows.length + report.stream.rows.length + 4 * report.batch.length);
+  expect(r.taskRows).toBe(
+    report.pool.rows.length + report.readCeiling.rows.length + report.stream.rows.length + 4 * report.batch.length,
+  );
   await demoPage.screenshot('bench-page');
 });

@@ -81,10 +81,34 @@ function streamFailed(e: unknown, start: number, end: number): unknown {
 }
 
 /**
+ * A stream read that brings nothing for this long has stalled: the read fails instead of leaving
+ * the hash pending for ever (a live worker waiting on a read answers the pool's probe).
+ */
+export const STREAM_STALL_MS = 30_000;
+
+/** `read`, or a NotReadableError once it has brought nothing for `stallMs`. */
+function readOrStall<T>(read: Promise<T>, stallMs: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const stalled = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new DOMException(`${what}: the engine delivered nothing for ${stallMs} ms`, 'NotReadableError')),
+      stallMs,
+    );
+  });
+  return Promise.race([read, stalled]).finally(() => clearTimeout(timer));
+}
+
+/**
  * Bytes [start, end) of a Blob as one byte stream read in order into a reused buffer. Reads must
  * come in order and cover the range; verify() fails unless the stream ended exactly at `end`.
  */
-export function blobStreamReader(blob: Blob, start: number, end: number, pieceBytes = BYOB_PIECE_BYTES): RangeReader {
+export function blobStreamReader(
+  blob: Blob,
+  start: number,
+  end: number,
+  pieceBytes = BYOB_PIECE_BYTES,
+  stallMs = STREAM_STALL_MS,
+): RangeReader {
   let reader: ReadableStreamBYOBReader | undefined;
   let buffer: ArrayBuffer = new ArrayBuffer(Math.min(pieceBytes, Math.max(1, end - start)));
   let at = start;
@@ -96,9 +120,11 @@ export function blobStreamReader(blob: Blob, start: number, end: number, pieceBy
       reader ??= blob.slice(start, end).stream().getReader({ mode: 'byob' });
       let filled = 0;
       while (filled < b - a) {
-        const { done, value } = await reader
-          .read(new Uint8Array(buffer, filled, b - a - filled))
-          .catch((e: unknown) => Promise.reject(streamFailed(e, start, end)));
+        const { done, value } = await readOrStall(
+          reader.read(new Uint8Array(buffer, filled, b - a - filled)),
+          stallMs,
+          `reading bytes [${a + filled}, ${b}) of [${start}, ${end})`,
+        ).catch((e: unknown) => Promise.reject(streamFailed(e, start, end)));
         if (done || value === undefined) throw shortRead(start, end, a - start + filled);
         buffer = value.buffer as ArrayBuffer;
         filled += value.length;
@@ -109,7 +135,11 @@ export function blobStreamReader(blob: Blob, start: number, end: number, pieceBy
     async verify() {
       if (reader === undefined) return;
       // One more read must find the end: a stream that goes on is not the range asked for.
-      const { done, value } = await reader.read(new Uint8Array(buffer, 0, 1));
+      const { done, value } = await readOrStall(
+        reader.read(new Uint8Array(buffer, 0, 1)),
+        stallMs,
+        `reading past the end of [${start}, ${end})`,
+      );
       if (!done) throw shortRead(start, end, at - start + (value?.length ?? 0));
     },
     async close() {

@@ -272,4 +272,46 @@ describe('reading Blobs', () => {
     await assert.rejects(reader.read(4096, 8192), { name: 'RangeError', message: /in order/ });
     await reader.close();
   });
+
+  it('a byte stream that stops delivering fails with NotReadableError instead of leaving the hash pending', async () => {
+    // A live worker stuck on such a read still answers the pool's liveness probe: without a
+    // limit on the read itself, the hash would never settle.
+    const stuck = (after: number) =>
+      ({
+        size: 8192,
+        slice: (a: number, b: number) => ({
+          stream: () => {
+            let sent = 0;
+            return new ReadableStream({
+              type: 'bytes',
+              async pull(c) {
+                if (sent >= after) await new Promise<void>(() => undefined); // nothing, ever
+                const n = Math.min(after - sent, b - a - sent);
+                c.enqueue(new Uint8Array(n));
+                sent += n;
+              },
+            });
+          },
+        }),
+      }) as unknown as Blob;
+    const read = async (blob: Blob) => {
+      const reader = blobStreamReader(blob, 0, 8192, 4096, 50);
+      try {
+        await reader.read(0, 4096);
+        await reader.read(4096, 8192);
+        await reader.verify();
+      } finally {
+        await reader.close();
+      }
+    };
+    const t0 = performance.now();
+    await assert.rejects(read(stuck(0)), {
+      name: 'NotReadableError',
+      message: /\[0, 4096\) of \[0, 8192\).*nothing for 50 ms/,
+    });
+    await assert.rejects(read(stuck(5000)), { name: 'NotReadableError', message: /\[5000, 8192\) of \[0, 8192\)/ });
+    // All of the range arrived but the end of the stream does not.
+    await assert.rejects(read(stuck(8192)), { name: 'NotReadableError', message: /past the end of \[0, 8192\)/ });
+    assert.ok(performance.now() - t0 < 5000, 'each stalled read fails after its limit, not later');
+  });
 });
