@@ -14,21 +14,26 @@ export async function measureStreams(
   const data = new Uint8Array(totalBytes);
   for (let i = 0; i < totalBytes; i += 4096) data[i] = i % 251;
   const expected = core.bytesToHex(core.blake3(data));
-  const source = (bytes: Uint8Array = data) => {
+  const source = (bytes: Uint8Array = data, size = chunkBytes) => {
     let off = 0;
     return new ReadableStream<Uint8Array>(
       {
         pull(c) {
           if (off >= bytes.length) c.close();
-          else (c.enqueue(bytes.subarray(off, off + chunkBytes)), (off += chunkBytes));
+          else (c.enqueue(bytes.subarray(off, off + size)), (off += size));
         },
       },
       { highWaterMark: 0 },
     );
   };
-  // Bao: the same content as a combined encoding, and as content beside its outboard.
+  // Bao: the same content as a combined encoding, and as content beside its outboard; in chunks
+  // of 1 KiB (the Bao 0.13 format) and in groups of 16 KiB (chunkGroupLog 4).
   const combined = stream.baoEncode(data).encoded;
   const outboard = stream.baoEncode(data, { outboard: true }).encoded;
+  const grouped = { chunkGroupLog: 4 };
+  const combined4 = stream.baoEncode(data, grouped).encoded;
+  const outboard4 = stream.baoEncode(data, { ...grouped, outboard: true }).encoded;
+  const MiB = 1 << 20;
   /** Reads to the end; a verifying stream that released anything but the whole content fails the case. */
   const drain = async (r: ReadableStream<Uint8Array>) => {
     const reader = r.getReader();
@@ -54,6 +59,19 @@ export async function measureStreams(
     },
     'BaoVerifyStream, outboard': async () => {
       return released(await drain(source().pipeThrough(new stream.BaoVerifyStream(expected, { outboard }))));
+    },
+    'BaoVerifyStream, combined, 1 MiB chunks': async () => {
+      return released(await drain(source(combined, MiB).pipeThrough(new stream.BaoVerifyStream(expected))));
+    },
+    'BaoVerifyStream, outboard, 1 MiB chunks': async () => {
+      return released(await drain(source(data, MiB).pipeThrough(new stream.BaoVerifyStream(expected, { outboard }))));
+    },
+    'BaoVerifyStream, combined, chunkGroupLog 4': async () => {
+      return released(await drain(source(combined4).pipeThrough(new stream.BaoVerifyStream(expected, grouped))));
+    },
+    'BaoVerifyStream, outboard, chunkGroupLog 4': async () => {
+      const opts = { ...grouped, outboard: outboard4 };
+      return released(await drain(source().pipeThrough(new stream.BaoVerifyStream(expected, opts))));
     },
     // The floor under any pass-through: the same pipeline with a transform that only forwards.
     'TransformStream, no hashing': async () => {

@@ -112,4 +112,53 @@ describe('Bao, batched paths against node-by-node hashing and the official hash'
       assert.equal(large.released.length, small.released.length, `${data.length} bytes, chunkGroupLog ${g}`);
     }
   });
+
+  it('fixed write sizes: subtrees whose content fits in a write but whose encoding spans two, intact and with a flipped bit', async () => {
+    /** Writes of exactly `size` bytes (the last shorter), each in a buffer the writer overwrites once the write resolved. */
+    const fixed = (bytes: Uint8Array, size: number): ReadableStream<Uint8Array> => {
+      let at = 0;
+      let last: Uint8Array | undefined;
+      return new ReadableStream(
+        {
+          pull(c) {
+            last?.fill(0xa5);
+            if (at >= bytes.length) return c.close();
+            c.enqueue((last = bytes.slice(at, (at += size))));
+          },
+        },
+        { highWaterMark: 0 },
+      );
+    };
+    const sizes = [0, 1, 2 * 65536 + 1, 5 * 65536 - 1000, 1_300_000, rng.int(0, 2_000_000)];
+    const data = rng.bytes(Math.max(...sizes));
+    const hashes = oracle(sizes.map((n) => ({ data: data.subarray(0, n), length: 32 })));
+    for (const [k, n] of sizes.entries()) {
+      const content = data.subarray(0, n);
+      for (const g of [0, 4]) {
+        const combined = baoEncode(content, { chunkGroupLog: g }).encoded;
+        const outboard = baoEncode(content, { outboard: true, chunkGroupLog: g }).encoded;
+        for (const size of [1024, 65536, 65536 + 64, 1 << 20]) {
+          const what = `${n} bytes, chunkGroupLog ${g}, writes of ${size}`;
+          const opts = { chunkGroupLog: g };
+          const a = await consume(fixed(combined, size).pipeThrough(new BaoVerifyStream(hashes[k], opts)));
+          assert.equal(a.error, null, what);
+          assert.ok(Buffer.from(a.released).equals(Buffer.from(content)), what);
+          const b = await consume(
+            fixed(content, size).pipeThrough(new BaoVerifyStream(hashes[k], { ...opts, outboard })),
+          );
+          assert.equal(b.error, null, `${what}, outboard`);
+          assert.ok(Buffer.from(b.released).equals(Buffer.from(content)), `${what}, outboard`);
+          if (combined.length <= 8) continue;
+          // A flipped bit past the first write: the released prefix is what one-byte checking releases.
+          const bad = combined.slice();
+          bad[rng.int(Math.min(size, bad.length - 1), bad.length - 1)] ^= 1 << rng.int(0, 7);
+          const want = await consume(fixed(bad, 333).pipeThrough(new BaoVerifyStream(hashes[k], opts)));
+          const got = await consume(fixed(bad, size).pipeThrough(new BaoVerifyStream(hashes[k], opts)));
+          assert.equal(got.error?.name, 'IntegrityError', what);
+          assert.equal(got.released.length, want.released.length, what);
+          assert.ok(Buffer.from(got.released).equals(Buffer.from(content.subarray(0, got.released.length))), what);
+        }
+      }
+    }
+  });
 });

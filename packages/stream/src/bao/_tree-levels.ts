@@ -29,36 +29,59 @@ export function rootHash(levels: Uint8Array[]): Uint8Array {
 }
 
 /**
- * Writes the tree's parents in pre-order into `out` from `pos`, calling `leaf(index)` where each
- * leaf comes (a combined encoding writes its content there). Returns the position after the tree.
+ * Writes the tree's parents in pre-order into `out` from `pos`, calling `leaves(first, n, pos)`
+ * where each run of leaves comes: one leaf, or the two under a parent of two leaves, which lie
+ * side by side (a combined encoding copies their content there at once). Returns the position
+ * after the tree. Leaf indices stay below 2^31: `levels[0]` alone would need 64 GiB beyond that.
  */
 export function writePreOrder(
   levels: Uint8Array[],
   count: number,
   out: Uint8Array,
   pos: number,
-  leaf: (index: number, pos: number) => number,
+  leaves: (first: number, n: number, pos: number) => number,
 ): number {
-  /** The value of the subtree of `n` leaves from leaf `first`: at level ceil(log2 n). */
-  const value = (first: number, n: number): Uint8Array => {
-    let k = 0;
-    while (1 << k < n) k++;
-    const i = first >> k;
-    return levels[k].subarray(CV_LEN * i, CV_LEN * (i + 1));
+  // Chaining values are copied a word at a time: parents lie at multiples of 4 bytes in every
+  // encoding (after the 8-byte header, 64-byte parents and whole leaves; only the last leaf is
+  // shorter), so `out` is viewed as words when it starts at one.
+  const outWords = out.byteOffset % 4 === 0 && pos % 4 === 0 ? wordView(out) : undefined;
+  const levelWords = levels.map(wordView);
+  const copyCv = (level: number, index: number, at: number): void => {
+    const from = levelWords[level];
+    const i = index * 8;
+    if (outWords) {
+      const o = at >> 2;
+      for (let j = 0; j < 8; j++) outWords[o + j] = from[i + j];
+    } else {
+      out.set(levels[level].subarray(i * 4, i * 4 + CV_LEN), at);
+    }
   };
   const walk = (first: number, n: number): void => {
     if (n === 1) {
-      pos = leaf(first, pos);
+      pos = leaves(first, 1, pos);
       return;
     }
-    let left = 1;
-    while (left * 2 < n) left *= 2;
-    out.set(value(first, left), pos);
-    out.set(value(first + left, n - left), pos + CV_LEN);
+    // The left subtree: the largest power of two leaves below n, its value on level log2(left).
+    const leftLevel = 31 - Math.clz32(n - 1);
+    const left = 2 ** leftLevel;
+    copyCv(leftLevel, first >> leftLevel, pos);
+    // The right subtree's value is on level ceil(log2(n - left)), where an odd value moved up to.
+    const rightLevel = n - left === 1 ? 0 : 32 - Math.clz32(n - left - 1);
+    copyCv(rightLevel, (first + left) >> rightLevel, pos + CV_LEN);
     pos += PARENT_LEN;
+    if (n === 2) {
+      pos = leaves(first, 2, pos);
+      return;
+    }
     walk(first, left);
     walk(first + left, n - left);
   };
   walk(0, count);
   return pos;
+}
+
+/** The bytes as words (a copy when they do not start at a multiple of 4); byte order does not matter for copies. */
+function wordView(bytes: Uint8Array): Uint32Array {
+  const own = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
+  return new Uint32Array(own.buffer, own.byteOffset, own.length >> 2);
 }

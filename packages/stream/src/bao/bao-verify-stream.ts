@@ -60,7 +60,8 @@ export class BaoVerifyStream extends TransformStream<Uint8Array, Uint8Array> {
 /**
  * A node whose bytes are being gathered: a leaf, or a whole subtree checked at once. Each byte
  * written is copied once, straight to where it stays: content into the array that is released
- * once it verifies, parents of a combined encoding into their own array.
+ * once it verifies, parents of a combined encoding into the verifier's scratch (never released,
+ * and only one node is gathered at a time).
  */
 class Gathering {
   readonly start: number;
@@ -75,11 +76,14 @@ class Gathering {
   /** Encoded bytes still to come. */
   missing: number;
 
-  /** `runs`: from `encodingRuns`, or undefined for content alone (an outboard's, or a leaf). */
-  constructor(start: number, len: number, parentBytes: number, runs: readonly number[] | undefined) {
+  /**
+   * `runs`: from `encodingRuns`, or undefined for content alone (an outboard's, or a leaf);
+   * `parents`: where the parents of the combined encoding go, exactly their length.
+   */
+  constructor(start: number, len: number, parents: Uint8Array, runs: readonly number[] | undefined) {
     this.start = start;
     this.content = new Uint8Array(len);
-    this.parents = new Uint8Array(runs ? parentBytes : 0);
+    this.parents = parents;
     this.#runs = runs ?? [len];
     this.#runLeft = Math.abs(this.#runs[0]);
     this.missing = len + this.parents.length;
@@ -133,6 +137,8 @@ class BaoVerifier implements GatedTransformer {
   #consumed = 0;
   /** encodingRuns by subtree length: a tree has at most two subtree lengths per level. */
   readonly #runs = new Map<number, number[]>();
+  /** The parents of the subtree being gathered from a combined encoding; grows to the largest. */
+  #parentScratch = new Uint8Array(0);
 
   constructor(hash: Uint8Array, leafBytes: number, batchBytes: number, outboard: OutboardSource | undefined) {
     this.#hash = hash;
@@ -206,17 +212,19 @@ class BaoVerifier implements GatedTransformer {
       }
       if (kind === 'leaf') {
         if (input.size === 0 && len > 0 && !final) return;
-        this.#gathering = new Gathering(start, len, 0, undefined);
+        this.#gathering = new Gathering(start, len, this.#parentScratch.subarray(0, 0), undefined);
         continue;
       }
       if (kind === 'parent' && verifier.wholeSubtree) {
         const parentBytes = outboardSubtreeLen(len, leafBytes);
         const encodedBytes = outboard ? len : len + parentBytes;
-        const limit = final ? input.size : Math.max(this.#largestWrite, input.size);
-        if (encodedBytes <= limit || (len <= this.#batchBytes && !final)) {
-          let runs = this.#runs.get(len);
+        // Waiting for a subtree whose content fits in the largest write holds at most two
+        // writes' worth; final: only what is queued.
+        const fits = final ? encodedBytes <= input.size : len <= this.#largestWrite || encodedBytes <= input.size;
+        if (fits || (len <= this.#batchBytes && !final)) {
+          let runs = outboard ? undefined : this.#runs.get(len);
           if (!outboard && !runs) this.#runs.set(len, (runs = encodingRuns(len, leafBytes)));
-          this.#gathering = new Gathering(start, len, parentBytes, outboard ? undefined : runs);
+          this.#gathering = new Gathering(start, len, this.#parents(outboard ? 0 : parentBytes), runs);
           continue;
         }
       }
@@ -229,6 +237,13 @@ class BaoVerifier implements GatedTransformer {
       if (kind === 'header') verifier.header(bytes);
       else verifier.parent(bytes);
     }
+  }
+
+  /** The first `n` bytes of the parent scratch, grown (doubling) when it is shorter. */
+  #parents(n: number): Uint8Array {
+    if (n > this.#parentScratch.length)
+      this.#parentScratch = new Uint8Array(Math.max(n, 2 * this.#parentScratch.length));
+    return this.#parentScratch.subarray(0, n);
   }
 
   /** Checks a node whose bytes are all there and releases its content as it verifies. */

@@ -55,11 +55,11 @@ export function baoEncode(data: Uint8Array, opts: BaoEncodeOpts = {}): BaoEncode
   // Every leaf's chaining value in one pass through the SIMD kernel, every level of parents in
   // one batch each, then the pre-order layout from those values.
   const levels = treeLevels(hashSubtrees(data, 0, leafBytes), count);
-  writePreOrder(levels, count, encoded, HEADER_LEN, (i, pos) => {
+  writePreOrder(levels, count, encoded, HEADER_LEN, (first, n, pos) => {
     if (outboard) return pos;
-    const leaf = data.subarray(i * leafBytes, (i + 1) * leafBytes);
-    encoded.set(leaf, pos);
-    return pos + leaf.length;
+    const run = data.subarray(first * leafBytes, (first + n) * leafBytes);
+    encoded.set(run, pos);
+    return pos + run.length;
   });
   const hash = rootHash(levels);
   return { hash, encoded };
