@@ -5,7 +5,7 @@
 //   node --import tsx bench/trace-upload.ts [MiB] [rounds] [engine]
 import { FileStore } from '@tus/file-store';
 import { Server, type DataStore } from '@tus/server';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
@@ -94,6 +94,7 @@ try {
       serverLog.length = 0;
       const cpu0 = machineCpu();
       const own0 = process.cpuUsage();
+      const browser0 = browserCpu();
       const out = await page.evaluate(
         async ({ variant, endpoint, chunkSize }) => {
           type G = {
@@ -177,10 +178,11 @@ try {
       if (out.ok !== true) throw new Error(`${variant}: ${String(out.ok)}`);
       const cpu1 = machineCpu();
       const own = process.cpuUsage(own0);
+      const browserSeconds = browserCpu() - browser0;
       report(variant, out.ms, out.ev as Ev[]);
       console.log(
         `  machine busy ${(((cpu1.busy - cpu0.busy) / (cpu1.total - cpu0.total)) * 100).toFixed(0)}% of 2 cores; ` +
-          `server process CPU ${((own.user + own.system) / 1e6).toFixed(2)} s`,
+          `server process CPU ${((own.user + own.system) / 1e6).toFixed(2)} s, browser processes ${browserSeconds.toFixed(2)} s`,
       );
     }
   }
@@ -232,6 +234,32 @@ function report(variant: string, ms: number, ev: Ev[]): void {
       `server PATCH ${f(serverMs)}` +
       (worker.length ? `; worker write post->answer ${f(worker)}` : ''),
   );
+}
+
+/** CPU seconds of this process's descendants (the browser's processes), from /proc. */
+function browserCpu(): number {
+  const stats = readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .flatMap((pid) => {
+      try {
+        // Fields after the command name: state ppid ... utime (12th) stime (13th).
+        const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const f = text.slice(text.lastIndexOf(')') + 2).split(' ');
+        return [{ pid: Number(pid), ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) }];
+      } catch {
+        return []; // gone meanwhile
+      }
+    });
+  const mine = new Set([process.pid]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const s of stats)
+      if (!mine.has(s.pid) && mine.has(s.ppid)) {
+        mine.add(s.pid);
+        grew = true;
+      }
+  }
+  return stats.filter((s) => s.pid !== process.pid && mine.has(s.pid)).reduce((n, s) => n + s.ticks, 0) / 100;
 }
 
 /** Jiffies the machine's cores spent busy and in all, from /proc/stat. */
