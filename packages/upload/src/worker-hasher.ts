@@ -22,6 +22,9 @@ import type { HasherState, HasherWorkerApi } from './_hasher-protocol.js';
 import type { Checkpoint } from './checkpoint.js';
 import type { UploadHasherOpts } from './upload-hasher.js';
 
+/** How long a new worker may take to answer its first call (loading and compiling included). */
+const START_MS = 15_000;
+
 /** A Web Worker, a MessagePort, or any comlink endpoint serving serveHasher(). */
 export type HasherEndpoint = Endpoint & { terminate?: () => void; close?: () => void };
 
@@ -48,17 +51,32 @@ export class WorkerHasher {
     endpoint.addEventListener('messageerror', this.#onError);
   }
 
-  /** Opens a hasher served on `endpoint` (resuming from `opts.checkpoint`, checked in the worker). */
-  static async open(endpoint: HasherEndpoint, opts: UploadHasherOpts = {}): Promise<WorkerHasher> {
+  /**
+   * Opens a hasher served on `endpoint` (resuming from `opts.checkpoint`, checked in the worker).
+   * A worker that has not answered within `startMs` (its script never ran: a bundler that left it
+   * out, a server that sends something else, a worker stuck starting) is closed, and this rejects.
+   */
+  static async open(endpoint: HasherEndpoint, opts: UploadHasherOpts = {}, startMs = START_MS): Promise<WorkerHasher> {
     if (typeof endpoint !== 'object' || endpoint === null || typeof endpoint.postMessage !== 'function') {
       throw new TypeError(`endpoint must be a Worker or a MessagePort, got ${describe(endpoint)}`);
     }
     const hasher = new WorkerHasher(endpoint);
+    const silent = setTimeout(
+      () =>
+        hasher.#fail(
+          new Error(
+            `the hashing worker did not answer within ${startMs} ms: its script did not start (is hash-worker.bundle.js served beside the package, or does createWorker start something else?)`,
+          ),
+        ),
+      startMs,
+    );
     try {
       hasher.#state = await hasher.#call((r) => r.open(opts));
     } catch (e) {
       hasher.close();
       throw e;
+    } finally {
+      clearTimeout(silent);
     }
     return hasher;
   }

@@ -69,3 +69,16 @@ describe('WorkerHasher.read: the worker reads the slices it is sent', () => {
     hasher.close();
   });
 });
+
+describe('WorkerHasher.open: a worker that never starts', () => {
+  it('rejects once the worker has been silent too long, instead of hanging', { timeout: 5000 }, async () => {
+    const { port1, port2 } = new MessageChannel(); // nothing serves port2: a worker whose script never ran
+    const started = performance.now();
+    await assert.rejects(WorkerHasher.open(port1, {}, 200), {
+      name: 'Error',
+      message: /the hashing worker did not answer within 200 ms/,
+    });
+    assert.ok(performance.now() - started < 2000);
+    port2.close();
+  });
+});
