@@ -93,6 +93,7 @@ try {
           chunkSize,
         });
         if (out.ok !== true) throw new Error(`${engine} ${variant}: ${String(out.ok)}`);
+        console.log(`  round ${r + 1} ${variant}: ${(out.ms / 1000).toFixed(2)} s`);
         const entry = (results[variant] ??= { ms: [], gap: [], over50: [] });
         entry.ms.push(out.ms);
         entry.gap.push(out.maxGapMs);

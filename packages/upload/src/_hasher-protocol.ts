@@ -9,10 +9,13 @@ import type { UploadHasherOpts } from './upload-hasher.js';
  */
 export type HasherState = { offset: number; checkpoint: Checkpoint };
 
+/** Calls are answered in the order they were sent, each after the ones before it have run. */
 export interface HasherWorkerApi {
   /** Starts a new hasher (replacing any other), resuming from opts.checkpoint if given. */
-  open(opts: UploadHasherOpts): HasherState;
+  open(opts: UploadHasherOpts): Promise<HasherState>;
   /** UploadHasher.write. */
-  write(offset: number, bytes: Uint8Array): HasherState;
-  digest(dkLen: number): Uint8Array;
+  write(offset: number, bytes: Uint8Array): Promise<HasherState>;
+  /** Reads the Blob (a slice of the file) and writes its bytes at `offset`. */
+  read(offset: number, blob: Blob): Promise<HasherState>;
+  digest(dkLen: number): Promise<Uint8Array>;
 }

@@ -1,10 +1,15 @@
 /**
- * The file source the tus adapter gives tus-js-client: each slice tus asks for is read once, its
- * bytes go to the request and to the hashing worker, and nothing the request waits for waits on
- * the hash. The next slice is read while this one is sent (ReadAhead); the worker hashes behind
- * the network, and a slice waits for it only when it falls MAX_BACKLOG slices behind, which
- * bounds memory; checkpoints come with the worker's answers and are saved without holding a
- * request back.
+ * The file source the tus adapter gives tus-js-client: each slice tus asks for goes to the request
+ * and to the hashing worker, and nothing the request waits for waits on the hash. Two ways:
+ * - the worker reads (browsers): tus sends the file's own slice, as it would without the
+ *   adapter, and the worker is sent the same slice of the file to read and hash itself; the page
+ *   never holds the bytes.
+ * - the page reads (where the request needs the bytes, as tus-js-client's Node stack does): each
+ *   slice is read once, the next while this one is sent (ReadAhead), and the bytes go to the
+ *   request and, transferred, to the worker.
+ * The worker hashes behind the network, and a slice waits for it only when it falls MAX_BACKLOG
+ * slices behind, which bounds memory; checkpoints come with the worker's answers and are saved
+ * without holding a request back.
  * @module
  */
 import type { CheckpointStore } from './checkpoint-store.js';
@@ -37,7 +42,11 @@ export class HashingSource {
   readonly root: Promise<Uint8Array>;
   /** The last slice has been read: the request that sends it carries the root. */
   final = false;
-  readonly #reader: ReadAhead;
+  readonly #file: Blob;
+  /** Null when the worker reads the file. */
+  readonly #reader: ReadAhead | null;
+  /** Bytes the worker has read from the file. */
+  #workerRead = 0;
   readonly #hasher: WorkerHasher;
   readonly #chunkSize: number;
   readonly #store: CheckpointStore | null;
@@ -54,10 +63,18 @@ export class HashingSource {
   #resolveRoot!: (root: Uint8Array) => void;
   #rejectRoot!: (e: unknown) => void;
 
-  constructor(file: Blob, id: string, hasher: WorkerHasher, chunkSize: number, store: CheckpointStore | null) {
+  constructor(
+    file: Blob,
+    id: string,
+    hasher: WorkerHasher,
+    chunkSize: number,
+    store: CheckpointStore | null,
+    readInWorker: boolean,
+  ) {
     this.size = file.size;
     this.id = id;
-    this.#reader = new ReadAhead(file);
+    this.#file = file;
+    this.#reader = readInWorker ? null : new ReadAhead(file);
     this.#hasher = hasher;
     this.#chunkSize = chunkSize;
     this.#store = store;
@@ -77,7 +94,7 @@ export class HashingSource {
 
   /** Bytes read from the File so far: each byte once, plus the gap read again after a resume. */
   get bytesRead(): number {
-    return this.#reader.bytesRead;
+    return (this.#reader?.bytesRead ?? 0) + this.#workerRead;
   }
 
   async slice(start: number, end: number): Promise<TusSlice> {
@@ -87,23 +104,43 @@ export class HashingSource {
     // it lets a reload resume the hash without the bytes before it.
     this.#confirmed = start;
     this.#saveCheckpoint();
-    // After a resume the hash may be behind the server: read that gap again, to hash only.
-    while (this.#sent < start) {
-      const at = this.#sent;
-      const to = Math.min(start, at + this.#chunkSize);
-      await this.#hash(at, await this.#reader.take(at, to, Math.min(this.#chunkSize, start - to)));
-    }
-    const bytes = await this.#reader.take(start, end, this.#chunkSize);
-    const size = bytes.length;
-    const body = sliceBody(bytes);
-    // A Blob body holds its own copy, so the bytes go to the worker as they are; bytes that are
-    // the body are copied (tus may send them again).
-    await this.#hash(start, body === bytes ? bytes.slice() : bytes);
+    const body =
+      this.#reader === null ? await this.#sliceForWorker(start, end) : await this.#readSlice(start, end, this.#reader);
     if (end === this.size && !this.final) {
       this.final = true;
       this.#finish();
     }
-    return { done: this.final, value: body, size };
+    return { done: this.final, value: body, size: end - start };
+  }
+
+  /**
+   * The file's own slice for the request; the worker is sent what it has not hashed of the file
+   * up to `end` (after a resume, the gap from its checkpoint too), a slice at a time, to read.
+   */
+  async #sliceForWorker(start: number, end: number): Promise<Blob> {
+    while (this.#sent < end) {
+      const at = this.#sent;
+      const to = Math.min(end, at + this.#chunkSize);
+      this.#sent = to;
+      await this.#queue(this.#hasher.read(at, this.#file.slice(at, to)).then(() => void (this.#workerRead += to - at)));
+    }
+    return this.#file.slice(start, end);
+  }
+
+  /** Reads the slice here: its bytes are the request's body and, a copy or transferred, the worker's. */
+  async #readSlice(start: number, end: number, reader: ReadAhead): Promise<Blob | Uint8Array> {
+    // After a resume the hash may be behind the server: read that gap again, to hash only.
+    while (this.#sent < start) {
+      const at = this.#sent;
+      const to = Math.min(start, at + this.#chunkSize);
+      await this.#hash(at, await reader.take(at, to, Math.min(this.#chunkSize, start - to)));
+    }
+    const bytes = await reader.take(start, end, this.#chunkSize);
+    const body = sliceBody(bytes);
+    // A Blob body holds its own copy, so the bytes go to the worker as they are; bytes that are
+    // the body are copied (tus may send them again).
+    await this.#hash(start, body === bytes ? bytes.slice() : bytes);
+    return body;
   }
 
   /** The upload is complete: its checkpoint goes, and none is saved after it. */
@@ -116,14 +153,19 @@ export class HashingSource {
   }
 
   close(): void {
-    this.#reader.clear();
+    this.#reader?.clear();
     this.#hasher.close();
   }
 
-  /** Sends bytes to the worker (transferred); waits only while the worker is MAX_BACKLOG slices behind. */
-  async #hash(at: number, bytes: Uint8Array): Promise<void> {
+  /** Sends bytes to the worker (transferred). */
+  #hash(at: number, bytes: Uint8Array): Promise<void> {
     this.#sent = Math.max(this.#sent, at + bytes.length); // before the transfer empties `bytes`
-    const written = this.#hasher.write(at, bytes).then(
+    return this.#queue(this.#hasher.write(at, bytes));
+  }
+
+  /** Waits only while the worker is MAX_BACKLOG slices behind; its answer saves a checkpoint. */
+  async #queue(answer: Promise<unknown>): Promise<void> {
+    const written = answer.then(
       () => this.#saveCheckpoint(),
       (e: unknown) => void (this.#failure ??= e),
     );

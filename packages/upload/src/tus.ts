@@ -1,6 +1,7 @@
 /**
- * tus-js-client 4 (and @uppy/tus, which passes the options on): a `fileReader` that reads each
- * slice of the File once, hands a copy to a hashing worker and the bytes to the request, and an
+ * tus-js-client 4 (and @uppy/tus, which passes the options on): a `fileReader` that gives each
+ * slice of the File to the request and to a hashing worker, which reads it (see
+ * hashing-source.ts), and an
  * `onBeforeRequest` that sends the BLAKE3 root with the request that carries the last byte, in
  * the `Upload-Blake3` header. A header, not tus metadata: metadata is fixed when the upload is
  * created, before any byte is read, and the root is known only once the last slice is.
@@ -51,6 +52,14 @@ export interface TusFileSource {
 export type Blake3TusOpts = HashMode & {
   /** Starts the hashing worker (default: the package's hash-worker as a module worker). */
   createWorker?: () => HasherEndpoint;
+  /**
+   * The worker reads each slice of the File itself and tus sends the File's own slice, so the
+   * page never holds the bytes (default where XMLHttpRequest sends tus's requests: browsers).
+   * Off, the adapter reads each slice once and hands the bytes to the request and the worker:
+   * for request stacks that need bytes (tus-js-client's Node stack) or a worker that cannot be
+   * sent a Blob (a file-backed Blob in Node).
+   */
+  readInWorker?: boolean;
   /** Where checkpoints are kept (default: IndexedDB where there is one); null keeps none. */
   checkpoints?: CheckpointStore | null;
   /** The identity checkpoints are kept under (default: the File's name, size, type and lastModified). */
@@ -97,6 +106,9 @@ export function blake3Tus(opts: Blake3TusOpts = {}): Blake3Tus {
         ? null
         : indexedDbCheckpointStore();
   const createWorker = opts.createWorker ?? startHashWorker;
+  const readInWorker = opts.readInWorker ?? typeof XMLHttpRequest === 'function';
+  if (typeof readInWorker !== 'boolean')
+    throw new TypeError(`opts.readInWorker must be a boolean, got ${describe(readInWorker)}`);
   let source: HashingSource | undefined;
   let resolveRoot!: (root: Uint8Array) => void;
   let rejectRoot!: (e: unknown) => void;
@@ -117,7 +129,7 @@ export function blake3Tus(opts: Blake3TusOpts = {}): Blake3Tus {
     // Checked here first, so that a refused state is a CheckpointError on this side.
     const checkpoint = saved === undefined ? undefined : (readCheckpoint(saved, id, name), saved as never);
     const hasher = await WorkerHasher.open(createWorker(), { ...mode, upload: id, checkpoint });
-    source = new HashingSource(input, id, hasher, chunkSize, store);
+    source = new HashingSource(input, id, hasher, chunkSize, store, readInWorker);
     source.root.then(resolveRoot, rejectRoot);
     return source;
   }

@@ -1,15 +1,16 @@
 /**
- * An UploadHasher in a worker, so hashing never blocks the page: the page reads the file once,
- * hands the worker a copy of each read, and sends the same bytes to the server. Calls are
- * answered in order; a worker that fails (its script does not load, it throws outside a call)
- * rejects every pending and later call instead of leaving them to hang.
+ * An UploadHasher in a worker, so hashing never blocks the page: the worker reads the slices of
+ * the file it is sent (`read`), or takes bytes the page has read (`write`). Calls are answered in
+ * order; a worker that fails (its script does not load, it throws outside a call) rejects every
+ * pending and later call instead of leaving them to hang.
  *
  * @example
  * ```ts
  * import { WorkerHasher } from '@blake3-web/upload';
  * const worker = new Worker(new URL('@blake3-web/upload/hash-worker', import.meta.url), { type: 'module' });
  * const hasher = await WorkerHasher.open(worker, { upload: 'my-file' });
- * await hasher.write(0, bytes.slice()); // the copy is transferred to the worker
+ * await hasher.read(0, file.slice(0, 8 << 20)); // the worker reads these bytes of the file
+ * await hasher.write(8 << 20, bytes.slice()); // or: a copy of bytes read here, transferred
  * const root = await hasher.digest();
  * hasher.close();
  * ```
@@ -20,6 +21,9 @@ import { aUint8Array, anumber, describe } from './_assert.js';
 import type { HasherState, HasherWorkerApi } from './_hasher-protocol.js';
 import type { Checkpoint } from './checkpoint.js';
 import type { UploadHasherOpts } from './upload-hasher.js';
+
+/** How long a new worker may take to answer its first call (loading and compiling included). */
+const START_MS = 15_000;
 
 /** A Web Worker, a MessagePort, or any comlink endpoint serving serveHasher(). */
 export type HasherEndpoint = Endpoint & { terminate?: () => void; close?: () => void };
@@ -47,17 +51,32 @@ export class WorkerHasher {
     endpoint.addEventListener('messageerror', this.#onError);
   }
 
-  /** Opens a hasher served on `endpoint` (resuming from `opts.checkpoint`, checked in the worker). */
-  static async open(endpoint: HasherEndpoint, opts: UploadHasherOpts = {}): Promise<WorkerHasher> {
+  /**
+   * Opens a hasher served on `endpoint` (resuming from `opts.checkpoint`, checked in the worker).
+   * A worker that has not answered within `startMs` (its script never ran: a bundler that left it
+   * out, a server that sends something else, a worker stuck starting) is closed, and this rejects.
+   */
+  static async open(endpoint: HasherEndpoint, opts: UploadHasherOpts = {}, startMs = START_MS): Promise<WorkerHasher> {
     if (typeof endpoint !== 'object' || endpoint === null || typeof endpoint.postMessage !== 'function') {
       throw new TypeError(`endpoint must be a Worker or a MessagePort, got ${describe(endpoint)}`);
     }
     const hasher = new WorkerHasher(endpoint);
+    const silent = setTimeout(
+      () =>
+        hasher.#fail(
+          new Error(
+            `the hashing worker did not answer within ${startMs} ms: its script did not start (is hash-worker.bundle.js served beside the package, or does createWorker start something else?)`,
+          ),
+        ),
+      startMs,
+    );
     try {
       hasher.#state = await hasher.#call((r) => r.open(opts));
     } catch (e) {
       hasher.close();
       throw e;
+    } finally {
+      clearTimeout(silent);
     }
     return hasher;
   }
@@ -83,12 +102,21 @@ export class WorkerHasher {
     } catch (e) {
       return Promise.reject(e);
     }
-    const written = this.#call((r) => r.write(offset, transfer(bytes, [bytes.buffer]))).then((state) => {
-      this.#state = state;
-      return state.offset;
-    });
-    this.#last = written;
-    return written;
+    return this.#taken(this.#call((r) => r.write(offset, transfer(bytes, [bytes.buffer]))));
+  }
+
+  /**
+   * The worker reads `blob` (a slice of the file, starting at byte `offset` of the input) and
+   * writes its bytes: the page never holds them. Resolves to the offset taken after it.
+   */
+  read(offset: number, blob: Blob): Promise<number> {
+    try {
+      anumber(offset, 'offset');
+      if (!(blob instanceof Blob)) throw new TypeError(`blob must be a Blob, got ${describe(blob)}`);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return this.#taken(this.#call((r) => r.read(offset, blob)));
   }
 
   /** The checkpoint after every write sent so far (it comes with their answers: no message of its own). */
@@ -110,6 +138,15 @@ export class WorkerHasher {
     this.#remote[releaseProxy]();
     this.#endpoint.terminate?.();
     this.#endpoint.close?.();
+  }
+
+  #taken(answer: Promise<HasherState>): Promise<number> {
+    const taken = answer.then((state) => {
+      this.#state = state;
+      return state.offset;
+    });
+    this.#last = taken;
+    return taken;
   }
 
   #call<T>(run: (remote: Remote<HasherWorkerApi>) => Promise<T>): Promise<T> {
