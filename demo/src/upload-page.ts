@@ -47,7 +47,7 @@ function start(file: File): void {
       verdict.textContent = root ? `Verified: ${root}` : 'The server did not say it verified the upload.';
       void b3.root.then(
         (mine) =>
-          (status.textContent = `Done: ${formatBytes(file.size)} read once (${formatBytes(b3.bytesRead)} in all); this page's root ${bytesToHex(mine)}.`),
+          (status.textContent = `Done: ${formatBytes(file.size)} hashed once (${formatBytes(b3.bytesRead)} read for the hash in all); this page's root ${bytesToHex(mine)}.`),
       );
     },
     onError(error) {
