@@ -11,7 +11,14 @@ import { UploadHasher } from './upload-hasher.js';
 
 const state = (h: UploadHasher): HasherState => ({ offset: h.offset, checkpoint: h.checkpoint() });
 
-export function serveHasher(endpoint: Endpoint): void {
+/**
+ * A read of the file that brings nothing for this long has stalled (Chromium has been seen to
+ * leave a File read pending for good): it fails, so the upload errors instead of waiting for ever.
+ */
+export const READ_STALL_MS = 30_000;
+
+/** Serves one UploadHasher on `endpoint`; `stallMs` bounds each wait for bytes of the file. */
+export function serveHasher(endpoint: Endpoint, stallMs = READ_STALL_MS): void {
   let hasher: UploadHasher | undefined;
   const current = (): UploadHasher => {
     if (hasher === undefined) throw new Error('the hasher is not open');
@@ -37,7 +44,7 @@ export function serveHasher(endpoint: Endpoint): void {
         h.write(offset, bytes);
         return state(h);
       }),
-    read: (offset, blob) => inOrder(() => readInto(current(), offset, blob)),
+    read: (offset, blob) => inOrder(() => readInto(current(), offset, blob, stallMs)),
     digest: (dkLen) => inOrder(() => current().digest(dkLen)),
   };
   expose(api, endpoint);
@@ -48,12 +55,13 @@ export function serveHasher(endpoint: Endpoint): void {
  * a quarter less CPU than reading the slice whole (`arrayBuffer()`), and holds no more than a
  * piece. A plain reader loop, as WebKit has no async iteration of streams.
  */
-async function readInto(h: UploadHasher, offset: number, blob: Blob): Promise<HasherState> {
+async function readInto(h: UploadHasher, offset: number, blob: Blob, stallMs: number): Promise<HasherState> {
   if (!(blob instanceof Blob)) throw new TypeError(`blob must be a Blob, got ${describe(blob)}`);
   const reader = blob.stream().getReader();
   let at = offset;
+  const read = () => readOrStall(reader.read(), stallMs, () => `reading the file at ${at}`);
   try {
-    for (let r = await reader.read(); !r.done; r = await reader.read()) {
+    for (let r = await read(); !r.done; r = await read()) {
       h.write(at, r.value);
       at += r.value.length;
     }
@@ -65,4 +73,16 @@ async function readInto(h: UploadHasher, offset: number, blob: Blob): Promise<Ha
   if (at - offset !== blob.size)
     throw new Error(`the file changed while it was read: ${at - offset} bytes at ${offset}, expected ${blob.size}`);
   return state(h);
+}
+
+/** `read`, or a NotReadableError once it has brought nothing for `stallMs`. */
+function readOrStall<T>(read: Promise<T>, stallMs: number, what: () => string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const stalled = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new DOMException(`${what()}: the engine delivered nothing for ${stallMs} ms`, 'NotReadableError')),
+      stallMs,
+    );
+  });
+  return Promise.race([read, stalled]).finally(() => clearTimeout(timer));
 }

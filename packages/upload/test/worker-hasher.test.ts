@@ -4,7 +4,8 @@ import { bytesToHex } from '@blake3-web/core';
 import { oracle, Random, testSeed } from '@blake3-web/testkit';
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { WorkerHasher } from '../src/index.ts';
+import type { Endpoint } from 'comlink';
+import { serveHasher, WorkerHasher } from '../src/index.ts';
 import { inThreadHashers } from './_in-thread.ts';
 
 const { createWorker, closeAll } = inThreadHashers();
@@ -81,4 +82,45 @@ describe('WorkerHasher.open: a worker that never starts', () => {
     assert.ok(performance.now() - started < 2000);
     port2.close();
   });
+});
+
+/** Two comlink endpoints that hand messages over as they are (no structured clone), so a Blob keeps its class. */
+function directPair(): [Endpoint, Endpoint] {
+  const listeners = [new Set<EventListenerOrEventListenerObject>(), new Set<EventListenerOrEventListenerObject>()];
+  const end = (i: 0 | 1): Endpoint => ({
+    postMessage: (data: unknown) =>
+      queueMicrotask(() => {
+        for (const l of listeners[1 - i]) (typeof l === 'function' ? l : l.handleEvent)({ data } as MessageEvent);
+      }),
+    addEventListener: (type: string, l: EventListenerOrEventListenerObject) => {
+      if (type === 'message') listeners[i].add(l);
+    },
+    removeEventListener: (_type: string, l: EventListenerOrEventListenerObject) => listeners[i].delete(l),
+  });
+  return [end(0), end(1)];
+}
+
+describe('WorkerHasher.read: a read of the file that stalls', () => {
+  it(
+    'fails with NotReadableError once nothing has come for the stall time, instead of hanging',
+    { timeout: 5000 },
+    async () => {
+      // A slice whose stream never delivers a byte, as a stalled engine read does.
+      class StalledBlob extends Blob {
+        override stream(): ReadableStream<Uint8Array<ArrayBuffer>> {
+          return new ReadableStream({ pull: () => new Promise<void>(() => undefined) });
+        }
+      }
+      const [page, worker] = directPair();
+      serveHasher(worker, 100);
+      const hasher = await WorkerHasher.open(page);
+      await hasher.write(0, new Uint8Array(1024));
+      await assert.rejects(hasher.read(1024, new StalledBlob([new Uint8Array(10)])), {
+        name: 'NotReadableError',
+        message: /reading the file at 1024: the engine delivered nothing for 100 ms/,
+      });
+      assert.equal(await hasher.read(1024, new Blob([new Uint8Array(10)])), 1034, 'the calls after it still run');
+      hasher.close();
+    },
+  );
 });
