@@ -27,14 +27,17 @@ function detachedView<T extends ArrayBufferView>(make: (b: ArrayBuffer) => T): T
 
 const detached = /is a view of a detached ArrayBuffer/;
 
-function throwsDetached(fn: () => unknown, name: string): void {
+/** `fn` throws a TypeError whose message starts with the argument's `name` and matches `pattern`. */
+function throwsNaming(fn: () => unknown, name: string, pattern: RegExp): void {
   assert.throws(fn, (e: Error) => {
     assert.equal(e.name, 'TypeError', `${name}: ${e.message}`);
-    assert.match(e.message, detached);
+    assert.match(e.message, pattern);
     assert.ok(e.message.startsWith(`${name} `), `message names ${name}: ${e.message}`);
     return true;
   });
 }
+
+const throwsDetached = (fn: () => unknown, name: string) => throwsNaming(fn, name, detached);
 
 describe('views of detached buffers are a TypeError naming the argument, never the empty input', () => {
   const views: [string, () => ArrayBufferLike | ArrayBufferView][] = [
@@ -136,14 +139,7 @@ function shrunkView<T extends ArrayBufferView>(make: (b: ArrayBuffer) => T, to =
 
 describe('views past the end of a shrunk resizable buffer are a TypeError naming the argument, never the empty input', () => {
   const past = /is a view past the end of its ArrayBuffer, shrunk to 8 bytes/;
-  function throwsPast(fn: () => unknown, name: string): void {
-    assert.throws(fn, (e: Error) => {
-      assert.equal(e.name, 'TypeError', `${name}: ${e.message}`);
-      assert.match(e.message, past);
-      assert.ok(e.message.startsWith(`${name} `), `message names ${name}: ${e.message}`);
-      return true;
-    });
-  }
+  const throwsPast = (fn: () => unknown, name: string) => throwsNaming(fn, name, past);
   const views: [string, () => ArrayBufferView][] = [
     ['a Uint8Array', () => shrunkView((b) => new Uint8Array(b, 8, 16))],
     [
