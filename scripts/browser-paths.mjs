@@ -20,3 +20,9 @@ export const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
 ];
+
+/** Playwright's launch options for each engine (Firefox ESR through the `moz-firefox` channel). */
+export const LAUNCH_OPTIONS = {
+  chromium: { executablePath: BROWSER_PATHS.chromium, args: CHROMIUM_ARGS },
+  firefox: { channel: 'moz-firefox', executablePath: BROWSER_PATHS.firefox },
+};

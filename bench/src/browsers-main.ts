@@ -9,7 +9,7 @@ import { chromium, firefox, type Browser } from 'playwright-core';
 
 import { startFixtureServer } from '../../e2e/server/fixture-server.ts';
 import { startWebKitSession } from '../../e2e/fixtures/webkit-session.ts';
-import { BROWSER_PATHS, CHROMIUM_ARGS } from '../../scripts/browser-paths.mjs';
+import { LAUNCH_OPTIONS } from '../../scripts/browser-paths.mjs';
 import type { BrowserBenchReport } from './browser-report.ts';
 import { browserSection } from './browser-section.ts';
 import { coreRevision } from './core-revision.ts';
@@ -130,10 +130,7 @@ async function inPlaywright(
   engine: 'chromium' | 'firefox',
   url: string,
 ): Promise<{ version: string; report: BrowserBenchReport }> {
-  const browser: Browser =
-    engine === 'chromium'
-      ? await chromium.launch({ executablePath: BROWSER_PATHS.chromium, args: [...CHROMIUM_ARGS] })
-      : await firefox.launch({ channel: 'moz-firefox', executablePath: BROWSER_PATHS.firefox });
+  const browser: Browser = await { chromium, firefox }[engine].launch(LAUNCH_OPTIONS[engine]);
   try {
     const page = await browser.newPage();
     page.on('pageerror', (e) => console.error(`[${engine}] page error: ${e.message}`));

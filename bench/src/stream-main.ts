@@ -10,7 +10,7 @@ import * as stream from '@blake3-web/stream';
 import { chromium, firefox } from 'playwright-core';
 
 import { startFixtureServer } from '../../e2e/server/fixture-server.ts';
-import { BROWSER_PATHS, CHROMIUM_ARGS } from '../../scripts/browser-paths.mjs';
+import { LAUNCH_OPTIONS } from '../../scripts/browser-paths.mjs';
 import { replaceSection } from './doc-section.ts';
 import { median } from './stats.ts';
 import { measureStreams, type StreamBenchResult } from './stream-measure.ts';
@@ -21,10 +21,7 @@ const opts = { totalBytes: 128 << 20, chunkBytes: 64 << 10, rounds: Number(proce
 
 async function inBrowser(engine: 'chromium' | 'firefox'): Promise<{ version: string; result: StreamBenchResult }> {
   const server = await startFixtureServer();
-  const browser =
-    engine === 'chromium'
-      ? await chromium.launch({ executablePath: BROWSER_PATHS.chromium, args: [...CHROMIUM_ARGS] })
-      : await firefox.launch({ channel: 'moz-firefox', executablePath: BROWSER_PATHS.firefox });
+  const browser = await { chromium, firefox }[engine].launch(LAUNCH_OPTIONS[engine]);
   try {
     const page = await browser.newPage();
     await page.goto(`${server.url}/coi/e2e/pages/stream.html`);

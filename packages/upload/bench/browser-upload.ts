@@ -5,15 +5,14 @@
 //   node --import tsx bench/browser-upload.ts [MiB] [rounds] [engines: chromium,firefox]
 import { FileStore } from '@tus/file-store';
 import { Server } from '@tus/server';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, firefox, type Browser } from 'playwright-core';
 import { startFixtureServer } from '../../../e2e/server/fixture-server.ts';
-import { BROWSER_PATHS, CHROMIUM_ARGS } from '../../../scripts/browser-paths.mjs';
-import { startTusServer } from '../test/_tus-server.ts';
+import { LAUNCH_OPTIONS } from '../../../scripts/browser-paths.mjs';
+import { listenTus, startTusServer } from '../test/_tus-server.ts';
+import { median, writePaintedFile } from './_bench-file.ts';
 
 const MiB = 1024 * 1024;
 // pnpm passes on the `--` of `pnpm run bench:browsers -- 1024 3 chromium`.
@@ -24,40 +23,19 @@ const engines = (args[2] ?? 'chromium,firefox').split(',') as ('chromium' | 'fir
 const chunkSize = 8 * MiB;
 const VARIANTS = ['plain', 'hash', 'hashFile'] as const;
 
-async function startPlainServer() {
-  const directory = mkdtempSync(join(tmpdir(), 'blake3-tus-plain-'));
-  const tus = new Server({ path: '/files', datastore: new FileStore({ directory }) });
-  const http = createServer((req, res) => void tus.handle(req, res));
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  return {
-    endpoint: `http://127.0.0.1:${(http.address() as AddressInfo).port}/files/`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        http.closeAllConnections();
-        http.close(() => resolve());
-        rmSync(directory, { recursive: true, force: true });
-      }),
-  };
-}
-
 type BenchResult = { ok: unknown; ms: number; maxGapMs: number; gapsOver50: number };
 /** What e2e/pages/upload.html exposes, as far as this script uses it. */
 type UploadPage = { blake3Upload?: { bench(o: object): Promise<BenchResult> }; blake3WebError?: string };
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 // The file is on disk and picked through the page's file input, as a user's would be (a painted
 // in-memory File of 1 GiB is not something Chromium uploads reliably).
 const fileDir = mkdtempSync(join(tmpdir(), 'blake3-upload-bench-'));
 const filePath = join(fileDir, 'bench.bin');
-const pattern = new Uint8Array(251 * 4096).map((_, i) => i % 251);
-writeFileSync(
-  filePath,
-  Buffer.concat(Array.from({ length: Math.ceil(size / pattern.length) }, () => pattern)).subarray(0, size),
-);
+writePaintedFile(filePath, size);
 
 const fixture = await startFixtureServer();
-const plain = await startPlainServer();
+const plainDir = mkdtempSync(join(tmpdir(), 'blake3-tus-plain-'));
+const plain = await listenTus(new Server({ path: '/files', datastore: new FileStore({ directory: plainDir }) }));
 const verifying = await startTusServer();
 console.log(
   `${size / MiB} MiB, chunkSize ${chunkSize / MiB} MiB, ${rounds} rounds; load average before: ${loadavg()
@@ -66,13 +44,7 @@ console.log(
 );
 try {
   for (const engine of engines) {
-    const browser: Browser =
-      engine === 'chromium'
-        ? await chromium.launch({
-            executablePath: BROWSER_PATHS.chromium,
-            args: [...CHROMIUM_ARGS],
-          })
-        : await firefox.launch({ channel: 'moz-firefox', executablePath: BROWSER_PATHS.firefox });
+    const browser: Browser = await { chromium, firefox }[engine].launch(LAUNCH_OPTIONS[engine]);
     const page = await browser.newPage();
     await page.goto(`${fixture.url}/e2e/pages/upload.html`);
     await page.waitForFunction(
@@ -116,5 +88,5 @@ try {
       .join(' ')}`,
   );
   await Promise.all([fixture.close(), plain.close(), verifying.close()]);
-  rmSync(fileDir, { recursive: true, force: true });
+  for (const d of [fileDir, plainDir]) rmSync(d, { recursive: true, force: true });
 }

@@ -5,15 +5,15 @@
 //   node --import tsx bench/trace-upload.ts [MiB] [rounds] [engine]
 import { FileStore } from '@tus/file-store';
 import { Server, type DataStore } from '@tus/server';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, firefox } from 'playwright-core';
 import { startFixtureServer } from '../../../e2e/server/fixture-server.ts';
-import { BROWSER_PATHS, CHROMIUM_ARGS } from '../../../scripts/browser-paths.mjs';
+import { LAUNCH_OPTIONS } from '../../../scripts/browser-paths.mjs';
 import { Blake3FileStore, ROOT_HEADER, verifyBlake3 } from '../src/tus-server.ts';
+import { listenTus } from '../test/_tus-server.ts';
+import { median, writePaintedFile } from './_bench-file.ts';
 
 const MiB = 1024 * 1024;
 const args = process.argv.slice(2).filter((a) => a !== '--');
@@ -34,23 +34,12 @@ async function startServer(datastore: DataStore, verify = false) {
     allowedHeaders: [ROOT_HEADER],
     ...(verify ? { onUploadFinish: verifyBlake3(datastore as Blake3FileStore) } : {}),
   });
-  const http = createServer((req, res) => {
-    if (req.method === 'PATCH') {
-      const entry = { start: performance.now() - clock0, end: 0 };
-      serverLog.push(entry);
-      res.on('finish', () => (entry.end = performance.now() - clock0));
-    }
-    void tus.handle(req, res);
+  return listenTus(tus, (req, res) => {
+    if (req.method !== 'PATCH') return;
+    const entry = { start: performance.now() - clock0, end: 0 };
+    serverLog.push(entry);
+    res.on('finish', () => (entry.end = performance.now() - clock0));
   });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  return {
-    endpoint: `http://127.0.0.1:${(http.address() as AddressInfo).port}/files/`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        http.closeAllConnections();
-        http.close(() => resolve());
-      }),
-  };
 }
 
 const dirs = ['a', 'b', 'c'].map((d) => mkdtempSync(join(tmpdir(), `blake3-trace-${d}-`)));
@@ -61,14 +50,9 @@ const verifying = await startServer(verifyingStore, true);
 const fixture = await startFixtureServer();
 
 const filePath = join(dirs[0], '..', `blake3-trace-${process.pid}.bin`);
-const pattern = new Uint8Array(251 * 4096).map((_, i) => i % 251);
-writeFileSync(
-  filePath,
-  Buffer.concat(Array.from({ length: Math.ceil(size / pattern.length) }, () => pattern)).subarray(0, size),
-);
+writePaintedFile(filePath, size);
 
 type Ev = [number, string, number];
-const median = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] : NaN);
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
 console.log(
@@ -76,10 +60,7 @@ console.log(
     .map((l) => l.toFixed(2))
     .join(' ')}`,
 );
-const browser =
-  engine === 'chromium'
-    ? await chromium.launch({ executablePath: BROWSER_PATHS.chromium, args: [...CHROMIUM_ARGS] })
-    : await firefox.launch({ channel: 'moz-firefox', executablePath: BROWSER_PATHS.firefox });
+const browser = await { chromium, firefox }[engine].launch(LAUNCH_OPTIONS[engine]);
 try {
   const page = await browser.newPage();
   await page.goto(`${fixture.url}/e2e/pages/upload.html`);

@@ -2,7 +2,7 @@
 // one PATCH whose connection is dropped after some bytes, and a byte flipped in transit.
 import { Server } from '@tus/server';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +24,25 @@ export type TusTestServer = {
   drops: number;
   close(): Promise<void>;
 };
+
+/** `tus` served on a free port of 127.0.0.1; `onRequest` sees each request before tus does. */
+export async function listenTus(
+  tus: Server,
+  onRequest?: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<{ endpoint: string; close(): Promise<void> }> {
+  const http = createServer((req, res) => {
+    onRequest?.(req, res);
+    void tus.handle(req, res);
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  return {
+    endpoint: `http://127.0.0.1:${(http.address() as AddressInfo).port}/files/`,
+    async close() {
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+    },
+  };
+}
 
 export async function startTusServer(faults: Faults = {}): Promise<TusTestServer> {
   const directory = mkdtempSync(join(tmpdir(), 'blake3-tus-'));
@@ -62,14 +81,9 @@ export async function startTusServer(faults: Faults = {}): Promise<TusTestServer
     exposedHeaders: [VERIFIED_HEADER],
     onUploadFinish: verifyBlake3(store),
   });
-  const http = createServer((req: IncomingMessage, res) => {
-    socket = req.socket;
-    void tus.handle(req, res);
-  });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  const { port } = http.address() as AddressInfo;
+  const http = await listenTus(tus, (req) => (socket = req.socket));
   return {
-    endpoint: `http://127.0.0.1:${port}/files/`,
+    endpoint: http.endpoint,
     directory,
     store,
     faults,
@@ -77,8 +91,7 @@ export async function startTusServer(faults: Faults = {}): Promise<TusTestServer
       return state.drops;
     },
     async close() {
-      http.closeAllConnections();
-      await new Promise((resolve) => http.close(resolve));
+      await http.close();
       rmSync(directory, { recursive: true, force: true });
     },
   };
