@@ -43,12 +43,14 @@ function finishing(root: string): Request {
 /**
  * Uploads `data` to a store in `dir`: part of it, then a write that fails after other bytes went
  * through (some reach the disk, the rest must count nowhere), then the rest from the offset kept,
- * partly on a new store (a restarted server). Returns that store and the bytes on disk.
+ * with `restart` partly on a new store (a restarted server). Returns the last store and the bytes
+ * on disk.
  */
 async function uploadWithFaults(
   dir: string,
   data: Uint8Array,
   outboard: boolean | BaoTreeOpts,
+  restart: boolean,
 ): Promise<{ store: Blake3FileStore; content: Uint8Array }> {
   const first = new Blake3FileStore({ directory: dir, outboard });
   await first.create(new Upload({ id: 'u', size: data.length, offset: 0 }));
@@ -59,62 +61,66 @@ async function uploadWithFaults(
   // More of the right bytes, then the server restarts.
   const more = Math.min(data.length - 1, offset + rng.int(1, 50_000));
   if (more > offset) assert.equal(await first.write(body(data.subarray(offset, more)), 'u', offset), more);
-  const restarted = new Blake3FileStore({ directory: dir, outboard });
+  const restarted = restart ? new Blake3FileStore({ directory: dir, outboard }) : first;
   ({ offset } = await restarted.getUpload('u'));
   assert.equal(await restarted.write(body(data.subarray(offset)), 'u', offset), data.length);
   return { store: restarted, content: new Uint8Array(readFileSync(join(dir, 'u'))) };
 }
 
 describe('Blake3FileStore with outboard', () => {
-  it('writes the outboard of the bytes on disk after a dropped connection and a restart, and serves verified ranges', async () => {
-    const dir = directory();
-    const { store, content: data } = await uploadWithFaults(dir, rng.bytes(rng.int(300_000, 700_000)), true);
-    const root = oracle([{ data, length: 32 }])[0];
-    assert.deepEqual(await verifyBlake3(store)(finishing(root), await store.getUpload('u')), {
-      headers: { 'Upload-Blake3-Verified': root },
-    });
-    const opts = { chunkGroupLog: 4 };
-    const outboard = readFileSync(store.outboardPath('u'));
-    assert.equal(store.outboardPath('u'), join(dir, 'u.obao'));
-    const reference = new BaoEncoder(opts).update(data).finalize();
-    assert.equal(bytesToHex(reference.hash), root, `seed ${seed}`);
-    assert.deepEqual(new Uint8Array(outboard), reference.outboard, `seed ${seed}: the outboard of the same bytes`);
-    // Ranges served from the file on disk and the outboard, verified against the root.
-    const onDisk = data;
-    for (let i = 0; i < 20; i++) {
-      const start = rng.int(0, data.length - 1);
-      const count = rng.int(1, 70_000);
-      const bounds = baoSliceBounds(data.length, start, count, opts);
+  for (const restart of [false, true])
+    it(`writes the outboard of the bytes on disk after a dropped connection${restart ? ' and a restart' : ''}, and serves verified ranges`, async () => {
+      const dir = directory();
+      const { store, content: data } = await uploadWithFaults(dir, rng.bytes(rng.int(300_000, 700_000)), true, restart);
+      const root = oracle([{ data, length: 32 }])[0];
+      assert.deepEqual(await verifyBlake3(store)(finishing(root), await store.getUpload('u')), {
+        headers: { 'Upload-Blake3-Verified': root },
+      });
+      const opts = { chunkGroupLog: 4 };
+      const outboard = readFileSync(store.outboardPath('u'));
+      assert.equal(store.outboardPath('u'), join(dir, 'u.obao'));
+      const reference = new BaoEncoder(opts).update(data).finalize();
+      assert.equal(bytesToHex(reference.hash), root, `seed ${seed}`);
+      assert.deepEqual(new Uint8Array(outboard), reference.outboard, `seed ${seed}: the outboard of the same bytes`);
+      // Ranges served from the file on disk and the outboard, verified against the root.
+      const onDisk = data;
+      for (let i = 0; i < 20; i++) {
+        const start = rng.int(0, data.length - 1);
+        const count = rng.int(1, 70_000);
+        const bounds = baoSliceBounds(data.length, start, count, opts);
+        const slice = baoOutboardSlice(
+          outboard,
+          onDisk.subarray(bounds.start, bounds.end),
+          bounds.start,
+          start,
+          count,
+          opts,
+        );
+        assert.deepEqual(baoDecodeSlice(slice, root, start, count, opts), data.subarray(start, start + count));
+      }
+      // A byte changed on disk later is caught in the range that holds it.
+      const tampered = Uint8Array.from(onDisk);
+      tampered[12_345] ^= 1;
+      const bounds = baoSliceBounds(data.length, 12_000, 1000, opts);
       const slice = baoOutboardSlice(
         outboard,
-        onDisk.subarray(bounds.start, bounds.end),
+        tampered.subarray(bounds.start, bounds.end),
         bounds.start,
-        start,
-        count,
+        12_000,
+        1000,
         opts,
       );
-      assert.deepEqual(baoDecodeSlice(slice, root, start, count, opts), data.subarray(start, start + count));
-    }
-    // A byte changed on disk later is caught in the range that holds it.
-    const tampered = Uint8Array.from(onDisk);
-    tampered[12_345] ^= 1;
-    const bounds = baoSliceBounds(data.length, 12_000, 1000, opts);
-    const slice = baoOutboardSlice(
-      outboard,
-      tampered.subarray(bounds.start, bounds.end),
-      bounds.start,
-      12_000,
-      1000,
-      opts,
-    );
-    assert.throws(() => baoDecodeSlice(slice, root, 12_000, 1000, opts), { name: 'IntegrityError' });
-  });
+      assert.throws(() => baoDecodeSlice(slice, root, 12_000, 1000, opts), { name: 'IntegrityError' });
+    });
 
   it("chunkGroupLog 0 (bao 0.13's format): baoRangeHandler serves verified ranges of the upload", async () => {
     const dir = directory();
-    const { store, content: data } = await uploadWithFaults(dir, rng.bytes(rng.int(200_000, 400_000)), {
-      chunkGroupLog: 0,
-    });
+    const { store, content: data } = await uploadWithFaults(
+      dir,
+      rng.bytes(rng.int(200_000, 400_000)),
+      { chunkGroupLog: 0 },
+      false,
+    );
     const root = oracle([{ data, length: 32 }])[0];
     await verifyBlake3(store)(finishing(root), await store.getUpload('u'));
     assert.deepEqual(
