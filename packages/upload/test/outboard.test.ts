@@ -12,7 +12,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { after, describe, it } from 'node:test';
-import { Blake3FileStore, MISMATCH_STATUS, ROOT_HEADER, verifyBlake3 } from '../src/tus-server.ts';
+import { Upload as TusUpload, type UploadOptions } from 'tus-js-client';
+import { blake3Tus } from '../src/index.ts';
+import { Blake3FileStore, MISMATCH_STATUS, ROOT_HEADER, VERIFIED_HEADER, verifyBlake3 } from '../src/tus-server.ts';
+import { inThreadHashers } from './_in-thread.ts';
+import { startTusServer } from './_tus-server.ts';
 
 const seed = testSeed();
 const rng = new Random(seed ^ 0x0b0a);
@@ -203,5 +207,38 @@ describe('Blake3FileStore with outboard', () => {
     });
     // FileStore creates its directory in the background.
     await new Promise((resolve) => setTimeout(resolve, 50));
+  });
+});
+
+describe('the outboard through @tus/server and tus-js-client', () => {
+  const { createWorker, closeAll } = inThreadHashers();
+  after(closeAll);
+
+  it('a connection dropped mid-request: the upload ends verified and its outboard is that of the file', async () => {
+    const server = await startTusServer({ dropAfter: 40_000 }, { outboard: true });
+    try {
+      const data = rng.bytes(rng.int(600_000, 900_000));
+      const b3 = blake3Tus({ createWorker, checkpoints: null });
+      const url = await new Promise<string>((resolve, reject) => {
+        const upload: TusUpload = new TusUpload(new File([data], 'o.bin'), {
+          endpoint: server.endpoint,
+          chunkSize: 64 * 1024,
+          retryDelays: [0, 10, 10],
+          ...b3.options,
+          onSuccess: ({ lastResponse }) => {
+            assert.equal(lastResponse.getHeader(VERIFIED_HEADER), oracle([{ data, length: 32 }])[0]);
+            resolve(upload.url!);
+          },
+          onError: reject,
+        } as UploadOptions);
+        upload.start();
+      });
+      assert.equal(server.drops, 1);
+      const id = url.slice(url.lastIndexOf('/') + 1);
+      const outboard = readFileSync(server.store.outboardPath(id));
+      assert.deepEqual(new Uint8Array(outboard), new BaoEncoder({ chunkGroupLog: 4 }).update(data).finalize().outboard);
+    } finally {
+      await server.close();
+    }
   });
 });
