@@ -20,8 +20,9 @@ export type App = {
   /** A vite.config for the dev server, where the app is run with one. */
   readonly viteConfig?: string;
   /**
-   * How the pool's worker starts there: 'file', the worker file the bundler emitted (or, with no
-   * bundler, the package's own); 'blob', from its source where the bundler left the file out.
+   * How the packages' workers (the pool's and the upload's hashing worker) start there: 'file',
+   * the worker file the bundler emitted (or, with no bundler, the package's own); 'blob', from its
+   * source where the bundler left the file out.
    */
   readonly worker: 'file' | 'blob';
 };
@@ -61,7 +62,7 @@ export const APPS: readonly App[] = [
     install: 'vite7-exclude',
     devDependencies: { vite: '7.3.8' },
     mode: 'dev',
-    viteConfig: "export default { optimizeDeps: { exclude: ['@blake3-web/worker'] } };\n",
+    viteConfig: "export default { optimizeDeps: { exclude: ['@blake3-web/worker', '@blake3-web/upload'] } };\n",
     worker: 'file',
   },
   { name: 'webpack', dir: 'webpack', install: 'webpack', mode: 'build', serve: '.', worker: 'file' },

@@ -1,7 +1,8 @@
 // The example apps, installed from packed tarballs and built by each bundler: a real file through
-// <input type=file> hashes on the package's default worker to the right BLAKE3, with no
-// configuration. A page whose Content-Security-Policy refuses blob: workers still works where
-// the bundler emitted the worker file, and otherwise fails at once with the fix in the message.
+// <input type=file> hashes to the right BLAKE3 on the pool's default worker (hashFile) and on the
+// upload package's hashing worker (WorkerHasher on startHashWorker()), with no configuration. A
+// page whose Content-Security-Policy refuses blob: workers still works where the bundler emitted
+// the worker files, and otherwise fails at once with the fix in the message.
 import { blake3, bytesToHex } from '@blake3-web/core';
 import { paint } from '@blake3-web/testkit';
 import { expect, test, type Page } from '@playwright/test';
@@ -24,9 +25,10 @@ function inputFile(): string {
   return path;
 }
 
-type Hashed = { shown: string; ms: number; workerUrls: string[] };
+/** What the page shows, per worker, once both hashes settled. */
+type Hashed = { pool: string; upload: string; ms: number; workerUrls: string[] };
 
-/** Opens the app, picks the file and returns what the page shows once the hash settled. */
+/** Opens the app, picks the file and returns what the page shows once both hashes settled. */
 async function hashThroughPage(page: Page, url: string): Promise<Hashed> {
   const errors: string[] = [];
   const workerUrls: string[] = [];
@@ -35,14 +37,20 @@ async function hashThroughPage(page: Page, url: string): Promise<Hashed> {
   await page.goto(url);
   const picker = page.locator('input[type=file]');
   await expect(picker, "the app's script ran").toBeEnabled({ timeout: 30_000 });
-  const output = page.locator('output');
+  const outputs = { pool: page.locator('output#pool'), upload: page.locator('output#upload') };
   const started = Date.now();
   await picker.setInputFiles(inputFile());
-  await expect(output, `the page settled (page errors: ${errors.join('; ') || 'none'})`).not.toHaveText(
-    /^(hashing)?$/,
-    { timeout: 60_000 },
-  );
-  return { shown: (await output.textContent()) ?? '', ms: Date.now() - started, workerUrls };
+  for (const [name, output] of Object.entries(outputs))
+    await expect(output, `the ${name} hash settled (page errors: ${errors.join('; ') || 'none'})`).not.toHaveText(
+      /^(hashing)?$/,
+      { timeout: 60_000 },
+    );
+  return {
+    pool: (await outputs.pool.textContent()) ?? '',
+    upload: (await outputs.upload.textContent()) ?? '',
+    ms: Date.now() - started,
+    workerUrls,
+  };
 }
 
 /** Serves the app's pages with a Content-Security-Policy of `workerSrc` for workers. */
@@ -62,56 +70,65 @@ async function workerPolicy(page: Page, workerSrc: string): Promise<void> {
 const refuseBlobWorkers = (page: Page) => workerPolicy(page, "'self'");
 
 for (const app of APPS) {
-  test(`${app.name}: hashFile of a picked file on the default worker is BLAKE3`, async ({ page }) => {
+  test(`${app.name}: a picked file hashes to BLAKE3 on the pool's and the upload's default workers`, async ({
+    page,
+  }) => {
     const url = urls[app.name];
     expect(url, `global setup served ${app.name}`).toBeDefined();
-    const { shown, workerUrls } = await hashThroughPage(page, url);
-    expect(shown).toBe(expected);
+    const { pool, upload, workerUrls } = await hashThroughPage(page, url);
+    expect(pool, 'hashFile on the pool').toBe(expected);
+    expect(upload, "WorkerHasher on the upload package's worker").toBe(expected);
     // Chromium reports every worker, also one whose file did not load. Where the bundler emitted
-    // the file no worker starts from source; where it did not, one does.
+    // the files no worker starts from source; where it did not, both kinds do.
     if (test.info().project.name === 'chromium') {
       const fromSource = workerUrls.filter((w) => w.startsWith('blob:'));
-      if (app.worker === 'file') expect(fromSource, `workers started: ${workerUrls.join(', ')}`).toEqual([]);
-      else expect(fromSource.length, `workers started: ${workerUrls.join(', ')}`).toBeGreaterThan(0);
+      const shown = `workers started: ${workerUrls.join(', ')}`;
+      if (app.worker === 'file') expect(fromSource, shown).toEqual([]);
+      else expect(fromSource.length, shown).toBeGreaterThanOrEqual(2);
     }
   });
 }
 
 test.describe('a Content-Security-Policy without blob: workers', () => {
-  test('webpack emitted the worker file: the hash works', async ({ page }) => {
+  test('webpack emitted the worker files: both hashes work', async ({ page }) => {
     await refuseBlobWorkers(page);
-    const { shown } = await hashThroughPage(page, urls['webpack']);
-    expect(shown).toBe(expected);
+    const { pool, upload } = await hashThroughPage(page, urls['webpack']);
+    expect([pool, upload]).toEqual([expected, expected]);
   });
 
-  test('esbuild left the worker file out: WorkerStartError at once, naming worker-src blob:', async ({ page }) => {
+  test('esbuild left the worker files out: WorkerStartError at once, naming worker-src blob:', async ({ page }) => {
     await refuseBlobWorkers(page);
-    const { shown, ms } = await hashThroughPage(page, urls['esbuild']);
-    expect(shown).toMatch(/^WorkerStartError: the pool's worker did not start: .*worker\.bundle\.js did not load/);
-    expect(shown).toContain("worker-src 'self' blob:");
-    // Well before the liveness probe (10 s) could have noticed a silent worker.
+    const { pool, upload, ms } = await hashThroughPage(page, urls['esbuild']);
+    expect(pool).toMatch(/^WorkerStartError: the pool's worker did not start: .*worker\.bundle\.js did not load/);
+    expect(upload).toMatch(
+      /^WorkerStartError: the upload's hashing worker did not start: .*hash-worker\.bundle\.js did not load/,
+    );
+    for (const shown of [pool, upload]) expect(shown).toContain("worker-src 'self' blob:");
+    // Well before the liveness probe (10 s) or the hasher's start timeout (15 s) could have ended it.
     expect(ms).toBeLessThan(8_000);
   });
 
-  test("esbuild, with the README's line (worker-src 'self' blob:): the hash works", async ({ page }) => {
+  test("esbuild, with the README's line (worker-src 'self' blob:): both hashes work", async ({ page }) => {
     await workerPolicy(page, "'self' blob:");
-    const { shown } = await hashThroughPage(page, urls['esbuild']);
-    expect(shown).toBe(expected);
+    const { pool, upload } = await hashThroughPage(page, urls['esbuild']);
+    expect([pool, upload]).toEqual([expected, expected]);
   });
 
-  test("Vite 7 dev with the README's line (optimizeDeps.exclude): the hash works", async ({ page }) => {
+  test("Vite 7 dev with the README's line (optimizeDeps.exclude): both hashes work", async ({ page }) => {
     await refuseBlobWorkers(page);
-    const { shown } = await hashThroughPage(page, urls['vite7 dev with optimizeDeps.exclude']);
-    expect(shown).toBe(expected);
+    const { pool, upload } = await hashThroughPage(page, urls['vite7 dev with optimizeDeps.exclude']);
+    expect([pool, upload]).toEqual([expected, expected]);
   });
 
-  test('Vite 7 dev pre-bundled the package: WorkerStartError at once, naming optimizeDeps.exclude', async ({
+  test('Vite 7 dev pre-bundled the packages: WorkerStartError at once, naming optimizeDeps.exclude', async ({
     page,
   }) => {
     await refuseBlobWorkers(page);
-    const { shown, ms } = await hashThroughPage(page, urls['vite7 dev']);
-    expect(shown).toMatch(/^WorkerStartError: .*\/\.vite\/deps\/worker\.bundle\.js/);
-    expect(shown).toContain("optimizeDeps: { exclude: ['@blake3-web/worker'] }");
+    const { pool, upload, ms } = await hashThroughPage(page, urls['vite7 dev']);
+    expect(pool).toMatch(/^WorkerStartError: .*\/\.vite\/deps\/worker\.bundle\.js/);
+    expect(pool).toContain("optimizeDeps: { exclude: ['@blake3-web/worker'] }");
+    expect(upload).toMatch(/^WorkerStartError: .*\/\.vite\/deps\/hash-worker\.bundle\.js/);
+    expect(upload).toContain("optimizeDeps: { exclude: ['@blake3-web/upload'] }");
     expect(ms).toBeLessThan(8_000);
   });
 });

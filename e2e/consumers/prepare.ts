@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { repoRoot } from '../server/fixture-server.ts';
 import { installs, type Install, type ServerApp } from './apps.ts';
 
-/** The published packages an app needs: the worker and what it depends on. */
-const PACKAGES = ['core', 'worker'];
+/** The published packages an app needs: the worker, the upload package and what they depend on. */
+const PACKAGES = ['core', 'worker', 'upload'];
 
 /** Apps live outside the repo so nothing from the workspace resolves; one tree per checkout. */
 export const appsRoot = join(

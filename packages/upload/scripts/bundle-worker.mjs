@@ -1,20 +1,33 @@
 #!/usr/bin/env node
-// Builds dist/hash-worker.bundle.js: ./hash-worker.js with comlink and the core inlined, one
-// self-contained module. Module workers do not see a page's import map, so without a bundler this
-// is the form a browser can load, and bundlers that follow new URL(..., import.meta.url) take it
-// as is. Run after tsc (it bundles dist/).
+// Builds the hashing worker, ./hash-worker.js with comlink and the core inlined, in two forms:
+// - dist/hash-worker.bundle.js, one self-contained module: module workers do not see a page's
+//   import map, so without a bundler this is the form a browser can load, and bundlers that
+//   follow new URL(..., import.meta.url) take it as is;
+// - dist/hash-worker-source.js, the same worker minified as a string, which the package starts
+//   from a blob: URL where a bundler left the first one out.
+// Run after tsc (it bundles dist/).
 import { build } from 'esbuild';
+import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 
 const dist = fileURLToPath(new URL('../dist/', import.meta.url));
-await build({
+const common = {
   entryPoints: [`${dist}hash-worker.js`],
-  outfile: `${dist}hash-worker.bundle.js`,
   bundle: true,
   format: 'esm',
   platform: 'browser',
   target: 'es2022',
-  sourcemap: true,
-  legalComments: 'inline',
   logLevel: 'warning',
-});
+};
+const [, inline] = await Promise.all([
+  build({ ...common, outfile: `${dist}hash-worker.bundle.js`, sourcemap: true, legalComments: 'inline' }),
+  build({ ...common, write: false, minify: true, legalComments: 'inline' }),
+]);
+const source = inline.outputFiles[0].text;
+await Promise.all([
+  writeFile(
+    `${dist}hash-worker-source.js`,
+    `// The hashing worker (./hash-worker.bundle.js), minified, as a string.\nexport default ${JSON.stringify(source)};\n`,
+  ),
+  writeFile(`${dist}hash-worker-source.d.ts`, 'declare const source: string;\nexport default source;\n'),
+]);

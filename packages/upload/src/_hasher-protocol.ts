@@ -1,5 +1,5 @@
-// What the page and the hashing worker say to each other through comlink: types only, so both
-// sides import it without pulling in the other's code.
+// What the page and the hashing worker say to each other through comlink: types and one string,
+// so both sides import it without pulling in the other's code.
 import type { Checkpoint } from './checkpoint.js';
 import type { UploadHasherOpts } from './upload-hasher.js';
 
@@ -8,6 +8,12 @@ import type { UploadHasherOpts } from './upload-hasher.js';
  * answer carries it, so saving checkpoints costs no message of its own.
  */
 export type HasherState = { offset: number; checkpoint: Checkpoint };
+
+/**
+ * What the hashing worker posts once it serves calls: the proof that its script loaded and ran,
+ * as opposed to an 'error' event from a script that did not. comlink ignores it (it has no id).
+ */
+export const HASHER_READY = 'blake3-web/upload: hasher ready';
 
 /** Calls are answered in the order they were sent, each after the ones before it have run. */
 export interface HasherWorkerApi {
@@ -18,4 +24,6 @@ export interface HasherWorkerApi {
   /** Reads the Blob (a slice of the file) and writes its bytes at `offset`. */
   read(offset: number, blob: Blob): Promise<HasherState>;
   digest(dkLen: number): Promise<Uint8Array>;
+  /** Answered at once, out of order, whenever the worker's event loop is free: the liveness probe. */
+  ping(): 'pong';
 }

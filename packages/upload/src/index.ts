@@ -8,6 +8,7 @@ export {
   type CheckpointState,
 } from './checkpoint.js';
 export { WorkerHasher, type HasherEndpoint } from './worker-hasher.js';
+export { startHashWorker } from './_default-worker.js';
 export { serveHasher } from './serve-hasher.js';
 export { indexedDbCheckpointStore, type CheckpointStore } from './checkpoint-store.js';
 export {

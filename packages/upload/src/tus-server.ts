@@ -3,7 +3,9 @@
  * as its bytes are written (no second read of the file), and an `onUploadFinish` hook that
  * refuses the upload unless the root the client sent in the `Upload-Blake3` header equals the
  * hash of the bytes stored. A missing or malformed root is refused too; a refused upload is
- * removed, so it is never reported or kept as complete.
+ * removed, so it is never reported or kept as complete. With `outboard`, the same pass builds the
+ * upload's Bao outboard, kept beside it as `<id>.obao` once it verified, to serve verified byte
+ * ranges of it (`baoRangeHandler`, `baoOutboardSlice`) without hashing it again.
  *
  * @example
  * ```ts
@@ -15,13 +17,15 @@
  * @module
  */
 import { bytesToHex, hexToBytes } from '@blake3-web/core';
+import { BaoEncoder, type BaoTreeOpts } from '@blake3-web/stream';
 import { FileStore } from '@tus/file-store';
 import type { Upload } from '@tus/utils';
 import { timingSafeEqual } from 'node:crypto';
-import { open, stat } from 'node:fs/promises';
+import { open, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import type { HashMode } from './_subtrees.js';
+import { describe } from './_assert.js';
 import { UploadHasher } from './upload-hasher.js';
 import { ROOT_HEADER } from './tus.js';
 
@@ -30,34 +34,69 @@ export { ROOT_HEADER };
 /** The header of a verified upload's final response: the root the server computed, in hex. */
 export const VERIFIED_HEADER = 'Upload-Blake3-Verified';
 
-export type Blake3FileStoreOpts = ConstructorParameters<typeof FileStore>[0] & HashMode;
+export type Blake3FileStoreOpts = ConstructorParameters<typeof FileStore>[0] &
+  HashMode & {
+    /**
+     * Also build each upload's Bao outboard as its bytes are written, kept as `<id>.obao` once the
+     * upload verified: `true` for leaves of 16 KiB (`chunkGroupLog: 4`, an outboard of 1/256 of
+     * the content), or the tree's options (`{ chunkGroupLog: 0 }` is the format of `bao` 0.13 and
+     * of `baoRangeHandler`). The hash mode only: a keyed or derived tree is not a Bao tree.
+     */
+    outboard?: boolean | BaoTreeOpts;
+  };
+
+/** What is appended to an upload's id to name its Bao outboard. */
+export const OUTBOARD_SUFFIX = '.obao';
+
+/** Leaves of 16 KiB, as bao-tree's default: 64 bytes of outboard per 16 KiB of content. */
+const DEFAULT_OUTBOARD: BaoTreeOpts = { chunkGroupLog: 4 };
 
 /** The status of a refused upload (tus's own "checksum mismatch" status). */
 export const MISMATCH_STATUS = 460;
 
 const READ_BYTES = 4 << 20;
 
+/**
+ * What the store keeps of an upload while it is written: its hasher and, with `outboard`, its Bao
+ * encoder, both having taken the same bytes.
+ */
+type Track = { hasher: UploadHasher; encoder: BaoEncoder | undefined };
+
 export class Blake3FileStore extends FileStore {
   readonly #directory: string;
   readonly #mode: HashMode;
-  /** Per upload, a hasher that has taken exactly the bytes on disk. */
-  readonly #hashers = new Map<string, UploadHasher>();
+  readonly #outboard: BaoTreeOpts | undefined;
+  /** Per upload, a track that has taken exactly the bytes on disk. */
+  readonly #tracks = new Map<string, Track>();
 
   constructor(opts: Blake3FileStoreOpts) {
-    const { key, context, ...storeOpts } = opts;
+    const { key, context, outboard, ...storeOpts } = opts;
     super(storeOpts);
     this.#directory = storeOpts.directory;
     this.#mode = key !== undefined ? { key } : context !== undefined ? { context } : {};
     new UploadHasher(this.#mode); // checks key and context now, not at the first upload
+    if (outboard !== undefined && typeof outboard !== 'boolean' && (typeof outboard !== 'object' || outboard === null))
+      throw new TypeError(`opts.outboard must be a boolean or Bao tree options, got ${describe(outboard)}`);
+    if (outboard && (key !== undefined || context !== undefined))
+      throw new TypeError('opts.outboard needs the hash mode: a Bao tree is not keyed, drop opts.key and opts.context');
+    this.#outboard = outboard === true ? DEFAULT_OUTBOARD : outboard || undefined;
+    if (this.#outboard) new BaoEncoder(this.#outboard); // checks chunkGroupLog now
+  }
+
+  /** Where the upload's Bao outboard is kept once the upload verified (with `outboard`). */
+  outboardPath(id: string): string {
+    return join(this.#directory, `${id}${OUTBOARD_SUFFIX}`);
   }
 
   override async write(readable: Readable, id: string, offset: number): Promise<number> {
-    const hasher = await this.#hasherAt(id, offset);
+    const track = await this.#trackAt(id, offset);
+    const { hasher, encoder } = track;
     const before = hasher.checkpoint();
     const tee = new Transform({
       transform(chunk: Uint8Array, _encoding, callback) {
         try {
           hasher.write(hasher.offset, chunk);
+          encoder?.update(chunk);
           callback(null, chunk);
         } catch (e) {
           callback(e as Error);
@@ -71,48 +110,78 @@ export class Blake3FileStore extends FileStore {
       return written;
     } finally {
       // The hash must cover exactly the bytes on disk: bytes that passed the tee but were not
-      // written (a dropped connection) are taken back by resuming from before this write.
+      // written (a dropped connection) are taken back by resuming from before this write. The
+      // encoder cannot go back: it is built again from the file (read once for both).
       const onDisk = written ?? (await stat(join(this.#directory, id))).size;
-      if (hasher.offset !== onDisk) {
-        const resumed = new UploadHasher({ ...this.#mode, checkpoint: before });
-        this.#hashers.set(id, resumed);
+      if (hasher.offset !== onDisk || (encoder !== undefined && encoder.length !== onDisk)) {
+        const resumed: Track = {
+          hasher: new UploadHasher({ ...this.#mode, checkpoint: before }),
+          encoder: this.#encoder(),
+        };
+        this.#tracks.set(id, resumed);
         await this.#readInto(resumed, id, onDisk);
       }
     }
   }
 
   override async remove(id: string): Promise<void> {
-    this.#hashers.delete(id);
+    this.#tracks.delete(id);
+    await rm(this.outboardPath(id), { force: true });
     await super.remove(id);
   }
 
   /** The BLAKE3 hash of the upload's bytes on disk (`size` of them), from the hash kept while writing. */
   async rootOf(id: string, size: number): Promise<Uint8Array> {
-    const hasher = await this.#hasherAt(id, size);
-    return hasher.digest();
+    return (await this.#trackAt(id, size)).hasher.digest();
   }
 
-  /** A hasher that has taken exactly `offset` bytes; bytes it lacks (a restarted server) are read from disk. */
-  async #hasherAt(id: string, offset: number): Promise<UploadHasher> {
-    let hasher = this.#hashers.get(id);
-    if (hasher === undefined || hasher.offset > offset) {
-      hasher = new UploadHasher(this.#mode);
-      this.#hashers.set(id, hasher);
+  /**
+   * With `outboard`: writes the outboard of the upload's `size` bytes beside it, after checking
+   * that its Bao hash is `root`, the hash the upload was verified with (otherwise it throws and
+   * writes nothing). The upload is done: what was kept for it while it was written is released.
+   */
+  async keepOutboard(id: string, size: number, root: Uint8Array): Promise<void> {
+    const track = await this.#trackAt(id, size);
+    this.#tracks.delete(id);
+    if (track.encoder === undefined) return;
+    const { hash, outboard } = track.encoder.finalize();
+    if (hash.length !== root.length || !timingSafeEqual(hash, root))
+      throw new Error(`the Bao outboard built for upload ${id} is not that of its verified bytes`);
+    // Written whole under another name first: a reader never sees half an outboard.
+    const path = this.outboardPath(id);
+    await writeFile(`${path}.part`, outboard);
+    await rename(`${path}.part`, path);
+  }
+
+  #encoder(): BaoEncoder | undefined {
+    return this.#outboard && new BaoEncoder(this.#outboard);
+  }
+
+  /** A track that has taken exactly `offset` bytes; bytes it lacks (a restarted server) are read from disk. */
+  async #trackAt(id: string, offset: number): Promise<Track> {
+    let track = this.#tracks.get(id);
+    if (track === undefined || track.hasher.offset > offset) {
+      track = { hasher: new UploadHasher(this.#mode), encoder: this.#encoder() };
+      this.#tracks.set(id, track);
     }
-    await this.#readInto(hasher, id, offset);
-    return hasher;
+    await this.#readInto(track, id, offset);
+    return track;
   }
 
-  async #readInto(hasher: UploadHasher, id: string, end: number): Promise<void> {
-    if (hasher.offset >= end) return;
+  /** Reads the file up to `end` into the track: from where the encoder stops, or else the hasher. */
+  async #readInto({ hasher, encoder }: Track, id: string, end: number): Promise<void> {
+    let at = encoder?.length ?? hasher.offset;
+    if (at >= end) return;
     const file = await open(join(this.#directory, id), 'r');
     try {
       const buffer = new Uint8Array(READ_BYTES);
-      while (hasher.offset < end) {
-        const at = hasher.offset;
+      while (at < end) {
         const { bytesRead } = await file.read(buffer, 0, Math.min(READ_BYTES, end - at), at);
         if (bytesRead === 0) throw new Error(`upload ${id} has ${at} bytes on disk, expected ${end}`);
-        hasher.write(at, buffer.subarray(0, bytesRead));
+        const bytes = buffer.subarray(0, bytesRead);
+        if (hasher.offset < at + bytesRead) hasher.write(at, bytes); // the part it has taken is skipped
+        encoder?.update(bytes);
+        at += bytesRead;
       }
     } finally {
       await file.close();
@@ -137,9 +206,16 @@ export function verifyBlake3(store: Blake3FileStore): (req: Request, upload: Upl
     const sent = req.headers.get(ROOT_HEADER);
     if (sent === null) return refuse(`the request carried no ${ROOT_HEADER} header`);
     if (!/^[0-9a-f]{64}$/.test(sent)) return refuse(`${ROOT_HEADER} must be 64 lowercase hex digits`);
-    const root = await store.rootOf(upload.id, upload.size ?? upload.offset);
+    const size = upload.size ?? upload.offset;
+    const root = await store.rootOf(upload.id, size);
     if (!timingSafeEqual(root, hexToBytes(sent)))
       return refuse('the bytes received do not have the root the client sent');
+    try {
+      await store.keepOutboard(upload.id, size, root);
+    } catch (e) {
+      await store.remove(upload.id);
+      throw { status_code: 500, body: `${(e as Error).message}; the upload was discarded\n` };
+    }
     return { headers: { [VERIFIED_HEADER]: bytesToHex(root) } };
   };
 }

@@ -1,14 +1,13 @@
 /**
  * An UploadHasher in a worker, so hashing never blocks the page: the worker reads the slices of
  * the file it is sent (`read`), or takes bytes the page has read (`write`). Calls are answered in
- * order; a worker that fails (its script does not load, it throws outside a call) rejects every
- * pending and later call instead of leaving them to hang.
+ * order; a worker that fails (its script does not load, it throws outside a call, it stops
+ * answering) rejects every pending and later call instead of leaving them to hang.
  *
  * @example
  * ```ts
- * import { WorkerHasher } from '@blake3-web/upload';
- * const worker = new Worker(new URL('@blake3-web/upload/hash-worker', import.meta.url), { type: 'module' });
- * const hasher = await WorkerHasher.open(worker, { upload: 'my-file' });
+ * import { WorkerHasher, startHashWorker } from '@blake3-web/upload';
+ * const hasher = await WorkerHasher.open(startHashWorker(), { upload: 'my-file' });
  * await hasher.read(0, file.slice(0, 8 << 20)); // the worker reads these bytes of the file
  * await hasher.write(8 << 20, bytes.slice()); // or: a copy of bytes read here, transferred
  * const root = await hasher.digest();
@@ -16,6 +15,7 @@
  * ```
  * @module
  */
+import { LivenessProbe, WorkerDiedError } from '@blake3-web/worker/_internal';
 import { releaseProxy, transfer, wrap, type Endpoint, type Remote } from 'comlink';
 import { aUint8Array, anumber, describe } from './_assert.js';
 import type { HasherState, HasherWorkerApi } from './_hasher-protocol.js';
@@ -24,6 +24,8 @@ import type { UploadHasherOpts } from './upload-hasher.js';
 
 /** How long a new worker may take to answer its first call (loading and compiling included). */
 const START_MS = 15_000;
+/** How long a worker with calls pending may stay silent before it is probed, and the probe unanswered. */
+const LIVENESS_MS = 10_000;
 
 /** A Web Worker, a MessagePort, or any comlink endpoint serving serveHasher(). */
 export type HasherEndpoint = Endpoint & { terminate?: () => void; close?: () => void };
@@ -33,19 +35,31 @@ export class WorkerHasher {
   readonly #remote: Remote<HasherWorkerApi>;
   readonly #pending = new Set<(e: Error) => void>();
   readonly #onError: (e: Event) => void;
+  readonly #liveness: LivenessProbe;
   #failed: Error | undefined;
   /** The state in the worker's last answer. */
   #state!: HasherState;
   /** The last call sent: the worker answers in order, so when it settles every call has. */
   #last: Promise<unknown> = Promise.resolve();
 
-  private constructor(endpoint: HasherEndpoint) {
+  private constructor(endpoint: HasherEndpoint, livenessMs: number) {
     this.#endpoint = endpoint;
     this.#remote = wrap<HasherWorkerApi>(endpoint);
+    this.#liveness = new LivenessProbe(
+      livenessMs,
+      () => this.#remote.ping(),
+      (silentMs) => {
+        this.#fail(new WorkerDiedError(`the hashing worker did not answer for ${silentMs} ms`));
+        this.close(); // a worker stuck in a loop must not keep a core busy for nobody
+      },
+    );
     this.#onError = (e: Event) => {
       e.preventDefault?.();
-      const message = (e as ErrorEvent).message;
-      this.#fail(new Error(`the hashing worker failed: ${message || e.type}`));
+      // A worker that did not start at all says why and how to fix it (a WorkerStartError).
+      const { error, message } = e as ErrorEvent;
+      this.#fail(
+        error instanceof Error ? error : new WorkerDiedError(`the hashing worker failed: ${message || e.type}`),
+      );
     };
     endpoint.addEventListener('error', this.#onError);
     endpoint.addEventListener('messageerror', this.#onError);
@@ -55,12 +69,18 @@ export class WorkerHasher {
    * Opens a hasher served on `endpoint` (resuming from `opts.checkpoint`, checked in the worker).
    * A worker that has not answered within `startMs` (its script never ran: a bundler that left it
    * out, a server that sends something else, a worker stuck starting) is closed, and this rejects.
+   * Once open, a worker that leaves calls unanswered and then a probe for `livenessMs` fails them.
    */
-  static async open(endpoint: HasherEndpoint, opts: UploadHasherOpts = {}, startMs = START_MS): Promise<WorkerHasher> {
+  static async open(
+    endpoint: HasherEndpoint,
+    opts: UploadHasherOpts = {},
+    startMs = START_MS,
+    livenessMs = LIVENESS_MS,
+  ): Promise<WorkerHasher> {
     if (typeof endpoint !== 'object' || endpoint === null || typeof endpoint.postMessage !== 'function') {
       throw new TypeError(`endpoint must be a Worker or a MessagePort, got ${describe(endpoint)}`);
     }
-    const hasher = new WorkerHasher(endpoint);
+    const hasher = new WorkerHasher(endpoint, livenessMs);
     const silent = setTimeout(
       () =>
         hasher.#fail(
@@ -153,13 +173,19 @@ export class WorkerHasher {
     if (this.#failed) return Promise.reject(this.#failed);
     return new Promise<T>((resolve, reject) => {
       this.#pending.add(reject);
+      this.#liveness.watch(true);
+      const settle = () => {
+        this.#liveness.heard();
+        this.#pending.delete(reject);
+        if (this.#pending.size === 0) this.#liveness.watch(false);
+      };
       run(this.#remote).then(
         (v) => {
-          this.#pending.delete(reject);
+          settle();
           resolve(v);
         },
         (e: unknown) => {
-          this.#pending.delete(reject);
+          settle();
           reject(e);
         },
       );
@@ -168,6 +194,7 @@ export class WorkerHasher {
 
   #fail(reason: Error): void {
     this.#failed ??= reason;
+    this.#liveness.watch(false);
     for (const reject of this.#pending) reject(this.#failed);
     this.#pending.clear();
   }

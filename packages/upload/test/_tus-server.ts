@@ -7,7 +7,13 @@ import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
-import { Blake3FileStore, ROOT_HEADER, VERIFIED_HEADER, verifyBlake3 } from '../src/tus-server.ts';
+import {
+  Blake3FileStore,
+  ROOT_HEADER,
+  VERIFIED_HEADER,
+  verifyBlake3,
+  type Blake3FileStoreOpts,
+} from '../src/tus-server.ts';
 
 export type Faults = {
   /** Drop the connection of the first PATCH once this many of its bytes have arrived. */
@@ -44,7 +50,11 @@ export async function listenTus(
   };
 }
 
-export async function startTusServer(faults: Faults = {}): Promise<TusTestServer> {
+/** The server with `faults`; `storeOpts` go to the store beside its directory. */
+export async function startTusServer(
+  faults: Faults = {},
+  storeOpts: Omit<Blake3FileStoreOpts, 'directory'> = {},
+): Promise<TusTestServer> {
   const directory = mkdtempSync(join(tmpdir(), 'blake3-tus-'));
   let socket: Socket | undefined;
   const state = { drops: 0 };
@@ -73,7 +83,7 @@ export async function startTusServer(faults: Faults = {}): Promise<TusTestServer
       return super.write(readable.pipe(fault), id, offset);
     }
   }
-  const store = new FaultyStore({ directory });
+  const store = new FaultyStore({ ...storeOpts, directory });
   const tus = new Server({
     path: '/files',
     datastore: store,

@@ -3,7 +3,7 @@
 import { bytesToHex } from '@blake3-web/core';
 import { oracle, Random, testSeed } from '@blake3-web/testkit';
 import assert from 'node:assert/strict';
-import { after, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import type { Endpoint } from 'comlink';
 import { serveHasher, WorkerHasher } from '../src/index.ts';
 import { inThreadHashers } from './_in-thread.ts';
@@ -84,12 +84,17 @@ describe('WorkerHasher.open: a worker that never starts', () => {
   });
 });
 
-/** Two comlink endpoints that hand messages over as they are (no structured clone), so a Blob keeps its class. */
-function directPair(): [Endpoint, Endpoint] {
+/**
+ * Two comlink endpoints that hand messages over as they are (no structured clone), so a Blob keeps
+ * its class. `kill()` silences the second, as a worker killed from outside or stuck in a loop is.
+ */
+function directPair(): [Endpoint, Endpoint] & { kill(): void } {
   const listeners = [new Set<EventListenerOrEventListenerObject>(), new Set<EventListenerOrEventListenerObject>()];
+  let dead = false;
   const end = (i: 0 | 1): Endpoint => ({
     postMessage: (data: unknown) =>
       queueMicrotask(() => {
+        if (dead) return;
         for (const l of listeners[1 - i]) (typeof l === 'function' ? l : l.handleEvent)({ data } as MessageEvent);
       }),
     addEventListener: (type: string, l: EventListenerOrEventListenerObject) => {
@@ -97,7 +102,7 @@ function directPair(): [Endpoint, Endpoint] {
     },
     removeEventListener: (_type: string, l: EventListenerOrEventListenerObject) => listeners[i].delete(l),
   });
-  return [end(0), end(1)];
+  return Object.assign([end(0), end(1)] as [Endpoint, Endpoint], { kill: () => void (dead = true) });
 }
 
 describe('WorkerHasher.read: a read of the file that stalls', () => {
@@ -120,6 +125,57 @@ describe('WorkerHasher.read: a read of the file that stalls', () => {
         message: /reading the file at 1024: the engine delivered nothing for 100 ms/,
       });
       assert.equal(await hasher.read(1024, new Blob([new Uint8Array(10)])), 1034, 'the calls after it still run');
+      hasher.close();
+    },
+  );
+});
+
+describe('WorkerHasher: a worker that stops answering', () => {
+  // The probe's timer does not keep a process alive, and these endpoints have no I/O that would.
+  let alive: ReturnType<typeof setInterval>;
+  before(() => void (alive = setInterval(() => undefined, 1000)));
+  after(() => clearInterval(alive));
+
+  it('fails the calls waiting on it with WorkerDiedError once a probe goes unanswered', { timeout: 5000 }, async () => {
+    const pair = directPair();
+    serveHasher(pair[1]);
+    const hasher = await WorkerHasher.open(pair[0], {}, 15_000, 100);
+    await hasher.write(0, new Uint8Array(2048));
+    pair.kill();
+    const started = performance.now();
+    await assert.rejects(hasher.write(2048, new Uint8Array(10)), {
+      name: 'WorkerDiedError',
+      message: /the hashing worker did not answer for \d+ ms/,
+    });
+    assert.ok(performance.now() - started < 2000);
+    await assert.rejects(hasher.digest(), { name: 'WorkerDiedError' }, 'later calls fail too');
+  });
+
+  it(
+    'a live worker waiting on a slow read answers the probe: the read is not cut short by it',
+    { timeout: 5000 },
+    async () => {
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      class SlowBlob extends Blob {
+        override stream(): ReadableStream<Uint8Array<ArrayBuffer>> {
+          let sent = false;
+          return new ReadableStream({
+            pull: async (c) => {
+              if (sent) return c.close();
+              await released;
+              sent = true;
+              c.enqueue(new Uint8Array(10));
+            },
+          });
+        }
+      }
+      const pair = directPair();
+      serveHasher(pair[1]);
+      const hasher = await WorkerHasher.open(pair[0], {}, 15_000, 50);
+      const read = hasher.read(0, new SlowBlob([new Uint8Array(10)]));
+      setTimeout(release, 600); // a dozen probe periods
+      assert.equal(await read, 10);
       hasher.close();
     },
   );

@@ -4,6 +4,7 @@
 // WorkerDiedError instead of leaving them to hang.
 import { transfer, wrap, type Remote } from 'comlink';
 import { reviveError, WorkerDiedError } from './_errors.js';
+import { LivenessProbe } from './_liveness.js';
 import type { AdaptWorker, WorkerLike, WorkerPort } from './_platform.js';
 import type { HashTask, WorkerApi } from './protocol.js';
 
@@ -12,8 +13,7 @@ export type WorkerHandleOpts = {
   readonly adaptWorker: AdaptWorker;
   /**
    * How long a worker with calls pending may stay silent before it is probed, and how long a
-   * probe may go unanswered before the worker counts as dead. Browsers report no event when a
-   * worker is killed from outside, so this is how such a death is noticed there.
+   * probe may go unanswered before the worker counts as dead (see _liveness.ts).
    */
   readonly livenessMs: number;
   readonly onDeath: (handle: WorkerHandle, reason: WorkerDiedError) => void;
@@ -24,15 +24,18 @@ export class WorkerHandle {
   readonly #remote: Remote<WorkerApi>;
   readonly #opts: WorkerHandleOpts;
   readonly #pending = new Set<(e: Error) => void>();
+  readonly #liveness: LivenessProbe;
   #dead: WorkerDiedError | undefined;
-  #lastHeard = Date.now();
-  #probeSentAt: number | undefined;
-  #timer: ReturnType<typeof setInterval> | undefined;
 
   constructor(worker: WorkerLike, opts: WorkerHandleOpts) {
     this.#opts = opts;
     this.#port = opts.adaptWorker(worker, (reason) => this.#die(reason));
     this.#remote = wrap<WorkerApi>(this.#port.endpoint);
+    this.#liveness = new LivenessProbe(
+      opts.livenessMs,
+      () => this.#remote.ping(),
+      (silentMs) => this.#die(new WorkerDiedError(`the worker did not answer for ${silentMs} ms`)),
+    );
     this.#setBusy(false);
   }
 
@@ -43,7 +46,7 @@ export class WorkerHandle {
       this.#pending.add(reject);
       this.#setBusy(true);
       const settle = () => {
-        this.#lastHeard = Date.now();
+        this.#liveness.heard();
         this.#pending.delete(reject);
         if (this.#pending.size === 0) this.#setBusy(false);
       };
@@ -87,32 +90,6 @@ export class WorkerHandle {
 
   #setBusy(busy: boolean): void {
     this.#port.setBusy(busy);
-    if (busy && this.#timer === undefined && !this.#dead) {
-      this.#lastHeard = Date.now();
-      this.#timer = setInterval(() => this.#checkLiveness(), Math.max(1, this.#opts.livenessMs / 2));
-      (this.#timer as { unref?: () => void }).unref?.();
-    } else if (!busy && this.#timer !== undefined) {
-      clearInterval(this.#timer);
-      this.#timer = undefined;
-      this.#probeSentAt = undefined;
-    }
-  }
-
-  #checkLiveness(): void {
-    const now = Date.now();
-    if (this.#probeSentAt !== undefined) {
-      if (now - this.#probeSentAt >= this.#opts.livenessMs)
-        this.#die(new WorkerDiedError(`the worker did not answer for ${now - this.#lastHeard} ms`));
-      return;
-    }
-    if (now - this.#lastHeard < this.#opts.livenessMs) return;
-    const sentAt = (this.#probeSentAt = now);
-    this.#remote.ping().then(
-      () => {
-        if (this.#probeSentAt === sentAt) this.#probeSentAt = undefined;
-        this.#lastHeard = Date.now();
-      },
-      () => undefined,
-    );
+    this.#liveness.watch(busy && !this.#dead);
   }
 }
