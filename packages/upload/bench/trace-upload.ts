@@ -120,7 +120,8 @@ try {
               mark('before', at);
               await b3.onBeforeRequest?.(req);
               mark('send', at);
-              req.getUnderlyingObject().upload.addEventListener('load', () => mark('sent', at));
+              // Undefined when the hashing worker sends the request: its body's end is not seen here.
+              req.getUnderlyingObject()?.upload.addEventListener('load', () => mark('sent', at));
             },
             async onAfterResponse(req: any, res: any) {
               if (req.getMethod() === 'PATCH') mark('response', offset);
@@ -199,8 +200,10 @@ function report(variant: string, ms: number, ev: Ev[]): void {
     if (prev !== undefined) between.push(before.get(o)! - response.get(prev)!);
     if (slice.has(o)) sliceWait.push(sliced.get(o)! - slice.get(o)!);
     rootWait.push(send.get(o)! - before.get(o)!);
-    body.push(sent.get(o)! - send.get(o)!);
-    server.push(response.get(o)! - sent.get(o)!);
+    if (sent.has(o)) {
+      body.push(sent.get(o)! - send.get(o)!);
+      server.push(response.get(o)! - sent.get(o)!);
+    } else body.push(response.get(o)! - send.get(o)!); // body and response together
     prev = o;
   }
   const posts = ev.filter((e) => e[1] === 'post').map((e) => e[0]);

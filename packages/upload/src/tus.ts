@@ -25,7 +25,8 @@ import { startHashWorker } from './_default-worker.js';
 import type { HashMode } from './_subtrees.js';
 import { modeName, readCheckpoint } from './checkpoint.js';
 import { indexedDbCheckpointStore, type CheckpointStore } from './checkpoint-store.js';
-import { HashingSource, type TusSlice } from './hashing-source.js';
+import { HashingSource, type ReadBy, type TusSlice } from './hashing-source.js';
+import { WorkerHttpStack, type TusHttpStack } from './worker-http-stack.js';
 import { WorkerHasher, type HasherEndpoint } from './worker-hasher.js';
 
 export type { TusSlice };
@@ -60,6 +61,13 @@ export type Blake3TusOpts = HashMode & {
    * sent a Blob (a file-backed Blob in Node).
    */
   readInWorker?: boolean;
+  /**
+   * With `readInWorker`: the worker sends tus's requests too (the adapter's `httpStack`), reading
+   * each slice once for the request and the hash, instead of the browser reading it to send it
+   * and the worker again to hash it. Default: where XMLHttpRequest sends tus's requests.
+   * The requests' `getUnderlyingObject()` is then undefined (the XMLHttpRequest is the worker's).
+   */
+  sendInWorker?: boolean;
   /** Where checkpoints are kept (default: IndexedDB where there is one); null keeps none. */
   checkpoints?: CheckpointStore | null;
   /** The identity checkpoints are kept under (default: the File's name, size, type and lastModified). */
@@ -76,6 +84,8 @@ export type Blake3Tus = {
     fileReader: { openFile(input: unknown, chunkSize: number): Promise<TusFileSource> };
     onBeforeRequest(req: TusRequest): Promise<void>;
     onAfterResponse(req: TusRequest, res: TusResponse): Promise<void>;
+    /** Present when the worker sends the requests (`sendInWorker`). */
+    httpStack?: TusHttpStack;
   };
   /** Bytes read from the File so far: each byte once, plus the gap re-read after a resume. */
   readonly bytesRead: number;
@@ -109,6 +119,12 @@ export function blake3Tus(opts: Blake3TusOpts = {}): Blake3Tus {
   const readInWorker = opts.readInWorker ?? typeof XMLHttpRequest === 'function';
   if (typeof readInWorker !== 'boolean')
     throw new TypeError(`opts.readInWorker must be a boolean, got ${describe(readInWorker)}`);
+  const sendInWorker = opts.sendInWorker ?? (readInWorker && typeof XMLHttpRequest === 'function');
+  if (typeof sendInWorker !== 'boolean')
+    throw new TypeError(`opts.sendInWorker must be a boolean, got ${describe(sendInWorker)}`);
+  if (sendInWorker && !readInWorker)
+    throw new TypeError('opts.sendInWorker needs opts.readInWorker: the worker reads the slices it sends');
+  const readBy: ReadBy = sendInWorker ? 'worker-sends' : readInWorker ? 'worker' : 'page';
   let source: HashingSource | undefined;
   let resolveRoot!: (root: Uint8Array) => void;
   let rejectRoot!: (e: unknown) => void;
@@ -129,7 +145,7 @@ export function blake3Tus(opts: Blake3TusOpts = {}): Blake3Tus {
     // Checked here first, so that a refused state is a CheckpointError on this side.
     const checkpoint = saved === undefined ? undefined : (readCheckpoint(saved, id, name), saved as never);
     const hasher = await WorkerHasher.open(createWorker(), { ...mode, upload: id, checkpoint });
-    source = new HashingSource(input, id, hasher, chunkSize, store, readInWorker);
+    source = new HashingSource(input, id, hasher, chunkSize, store, readBy, ROOT_HEADER);
     source.root.then(resolveRoot, rejectRoot);
     return source;
   }
@@ -139,8 +155,10 @@ export function blake3Tus(opts: Blake3TusOpts = {}): Blake3Tus {
   return {
     options: {
       fileReader: { openFile },
+      ...(sendInWorker ? { httpStack: new WorkerHttpStack(() => source) } : {}),
       async onBeforeRequest(req) {
-        if (source?.final && carriesData(req)) req.setHeader(ROOT_HEADER, bytesToHex(await source.root));
+        if (source?.final && carriesData(req) && !source.rootInRequest)
+          req.setHeader(ROOT_HEADER, bytesToHex(await source.root));
         await opts.onBeforeRequest?.(req);
       },
       async onAfterResponse(req, res) {
