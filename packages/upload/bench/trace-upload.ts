@@ -2,7 +2,7 @@
 // and getting it, the request going out, its body sent (XMLHttpRequest's upload `load`), its
 // response, and the hashing worker's messages; the server timestamps each PATCH. Variants: tus
 // alone to the plain FileStore and to the verifying store, and through the adapter. Not a test.
-//   node --import tsx bench/trace-upload.ts [MiB] [rounds] [engine]
+//   node --import tsx bench/trace-upload.ts [MiB] [rounds] [engine] [variants]
 import { FileStore } from '@tus/file-store';
 import { Server, type DataStore } from '@tus/server';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -21,7 +21,8 @@ const size = Number(args[0] ?? 256) * MiB;
 const rounds = Number(args[1] ?? 1);
 const engine = (args[2] ?? 'chromium') as 'chromium' | 'firefox';
 const chunkSize = 8 * MiB;
-const VARIANTS = ['plain', 'plain-verifying-store', 'hash'] as const;
+// 'hash': the worker sends the requests; 'hash-beside': it reads beside tus's own requests.
+const VARIANTS = (args[3] ?? 'plain,plain-verifying-store,hash,hash-beside').split(',');
 
 /** Server-side times of each PATCH (ms since the server started), shared by the servers here. */
 const serverLog: { start: number; end: number }[] = [];
@@ -71,7 +72,11 @@ try {
   for (let r = 0; r < rounds; r++) {
     for (const variant of VARIANTS) {
       const endpoint =
-        variant === 'plain' ? plain.endpoint : variant === 'hash' ? verifying.endpoint : hashingStore.endpoint;
+        variant === 'plain'
+          ? plain.endpoint
+          : variant === 'plain-verifying-store'
+            ? hashingStore.endpoint
+            : verifying.endpoint;
       serverLog.length = 0;
       const cpu0 = machineCpu();
       const own0 = process.cpuUsage();
@@ -88,9 +93,10 @@ try {
           const ev: [number, string, number][] = [];
           const mark = (kind: string, at: number) => ev.push([performance.now() - t0, kind, at]);
           let b3: Record<string, any> = {};
-          if (variant === 'hash') {
+          if (variant.startsWith('hash')) {
             b3 = g.blake3Upload.upload.blake3Tus({
               checkpoints: null,
+              sendInWorker: variant === 'hash',
               createWorker: () => {
                 const w = new Worker(new URL('../../packages/upload/dist/hash-worker.bundle.js', location.href), {
                   type: 'module',

@@ -24,9 +24,11 @@ export function inThreadHashers(): { createWorker: () => MessagePort; closeAll: 
  * once, when the body has gone.
  */
 const fetchSend: SendRequest = async (req, body, onProgress, signal) => {
-  const res = await fetch(req.url, { method: req.method, headers: req.headers, body, signal });
+  const res = await fetch(req.url, { method: req.method, headers: req.headers, body: body as BodyInit | null, signal });
   if (body) onProgress?.(body.length);
-  return { status: res.status, headers: Object.fromEntries(res.headers), body: await res.text() };
+  const headers: Record<string, string> = {};
+  res.headers.forEach((value, name) => (headers[name] = value));
+  return { status: res.status, headers, body: await res.text() };
 };
 
 /** A checkpoint store in memory; `map` shows what it holds. */
