@@ -29,9 +29,9 @@ export type WireResponse = { status: number; headers: Record<string, string>; bo
 /**
  * A request body that is a slice of the file starting at `offset`: the worker reads it once,
  * hashes it and sends the same bytes. With `rootHeader`, the slice is the last one: the root of
- * the file goes in that header.
+ * the file goes in that header. `next`, the slice likely asked for next, is read ahead.
  */
-export type FileBody = { offset: number; blob: Blob; rootHeader?: string };
+export type FileBody = { offset: number; blob: Blob; rootHeader?: string; next?: { offset: number; blob: Blob } };
 
 /**
  * What a request sent by the worker brings back: the response, or the error that stopped it;

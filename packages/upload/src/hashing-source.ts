@@ -15,7 +15,7 @@
  * without holding a request back.
  * @module
  */
-import type { WireRequest, WireResponse } from './_hasher-protocol.js';
+import type { FileBody, WireRequest, WireResponse } from './_hasher-protocol.js';
 import type { CheckpointStore } from './checkpoint-store.js';
 import { ReadAhead } from './read-ahead.js';
 import type { RequestSender } from './worker-http-stack.js';
@@ -181,13 +181,16 @@ export class HashingSource implements RequestSender {
     onProgress?: (sent: number) => void,
   ): Promise<WireResponse> {
     if (this.#failure !== undefined) throw this.#failure;
-    const last = body !== null && body.offset + body.blob.size === this.size;
-    const answer = await this.#hasher.request(
-      id,
-      req,
-      body && (last ? { ...body, rootHeader: this.#rootHeader } : body),
-      onProgress,
-    );
+    let fileBody: FileBody | null = null;
+    if (body !== null) {
+      const end = body.offset + body.blob.size;
+      const next = Math.min(this.size, end + this.#chunkSize);
+      fileBody =
+        end === this.size
+          ? { ...body, rootHeader: this.#rootHeader }
+          : { ...body, next: { offset: end, blob: this.#file.slice(end, next) } };
+    }
+    const answer = await this.#hasher.request(id, req, fileBody, onProgress);
     if (body !== null && answer.state) {
       this.#workerRead += body.blob.size;
       this.#sent = Math.max(this.#sent, answer.state.offset);

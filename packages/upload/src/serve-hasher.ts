@@ -84,7 +84,9 @@ async function readInto(h: UploadHasher, offset: number, blob: Blob, stallMs: nu
 /** The Blob's bytes, read whole: they are the body of a request as well as hashed. */
 async function readAll(blob: Blob, stallMs: number): Promise<Uint8Array> {
   if (!(blob instanceof Blob)) throw new TypeError(`blob must be a Blob, got ${describe(blob)}`);
-  const bytes = new Uint8Array(await readOrStall(blob.arrayBuffer(), stallMs, () => `reading ${blob.size} bytes of the file`));
+  const bytes = new Uint8Array(
+    await readOrStall(blob.arrayBuffer(), stallMs, () => `reading ${blob.size} bytes of the file`),
+  );
   if (bytes.length !== blob.size)
     throw new Error(`the file changed while it was read: ${bytes.length} bytes, expected ${blob.size}`);
   return bytes;

@@ -123,7 +123,12 @@ export class WorkerHasher {
    * The worker sends `req` (see worker-requests.ts); a `body` slice of the file is read there
    * once, hashed and sent. Request `id` can be aborted while it runs.
    */
-  async request(id: number, req: WireRequest, body: FileBody | null, onProgress?: (sent: number) => void): Promise<RequestAnswer> {
+  async request(
+    id: number,
+    req: WireRequest,
+    body: FileBody | null,
+    onProgress?: (sent: number) => void,
+  ): Promise<RequestAnswer> {
     const answer = await this.#call((r) => r.request(id, req, body, onProgress && proxy(onProgress)));
     if (answer.state) this.#state = answer.state;
     return answer;

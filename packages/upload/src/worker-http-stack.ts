@@ -101,7 +101,9 @@ class WorkerRequest implements TusHttpRequest {
     // upload (uploadDataDuringCreation), from byte 0.
     const offset = this.#method === 'POST' ? 0 : Number(this.#headers['Upload-Offset']);
     if (body !== null && !Number.isSafeInteger(offset))
-      throw new RangeError(`a request with a body needs its Upload-Offset header, got ${this.#headers['Upload-Offset']}`);
+      throw new RangeError(
+        `a request with a body needs its Upload-Offset header, got ${this.#headers['Upload-Offset']}`,
+      );
     const req: WireRequest = { method: this.#method, url: this.#url, headers: { ...this.#headers } };
     const response = await sender.request(this.#id, req, body && { offset, blob: body }, this.#onProgress);
     return new WorkerResponse(response);

@@ -19,6 +19,14 @@ export type HasherAccess = {
   readWhole(blob: Blob): Promise<Uint8Array>;
 };
 
+export const fetchSend: SendRequest = async (req, body, onProgress, signal) => {
+  const res = await fetch(req.url, { method: req.method, headers: req.headers, body: body as BodyInit | null, signal });
+  if (body) onProgress?.(body.length);
+  const headers: Record<string, string> = {};
+  res.headers.forEach((value, name) => (headers[name] = value));
+  return { status: res.status, headers, body: await res.text() };
+};
+
 /** Sends requests with XMLHttpRequest, as tus-js-client's browser stack does (it exists in dedicated workers). */
 export const xhrSend: SendRequest = (req, body, onProgress, signal) =>
   new Promise((resolve, reject) => {
@@ -31,9 +39,10 @@ export const xhrSend: SendRequest = (req, body, onProgress, signal) =>
     xhr.onerror = () => reject(new Error(`the ${req.method} request to ${req.url} failed (network error)`));
     xhr.onabort = () => reject(new DOMException(`the ${req.method} request was aborted`, 'AbortError'));
     signal.addEventListener('abort', () => xhr.abort(), { once: true });
-    // The body is copied here (XMLHttpRequest's send extracts a copy of a BufferSource), so the
-    // caller may hash the bytes while they go out.
-    xhr.send(body as Uint8Array<ArrayBuffer> | null);
+    // A Blob of the bytes (a copy), so the caller may hash them while they go out. Sent as a
+    // typed array, Chromium 156 sends the body in small pieces: 512 MiB took 42 s instead of 7 s,
+    // 23 s of the server's CPU instead of 3.6 (fetch() the same).
+    xhr.send(body && new Blob([body as Uint8Array<ArrayBuffer>]));
   });
 
 function parseHeaders(all: string): Record<string, string> {
@@ -46,16 +55,40 @@ function parseHeaders(all: string): Record<string, string> {
 }
 
 const errorOf = (e: unknown) =>
-  e instanceof Error || e instanceof DOMException ? { name: e.name, message: e.message } : { name: 'Error', message: String(e) };
+  e instanceof Error || e instanceof DOMException
+    ? { name: e.name, message: e.message }
+    : { name: 'Error', message: String(e) };
 
 /** The request calls of the hashing worker, on the hasher `access` serves. */
 export function requestApi(access: HasherAccess, send: SendRequest): RequestWorkerApi {
   const running = new Map<number, AbortController>();
 
+  /**
+   * The slice tus will most likely ask for next (the one after this), read while this one is
+   * sent, so that reading is off the request's critical path.
+   */
+  let ahead: { offset: number; size: number; bytes: Promise<Uint8Array> } | undefined;
+  const bytesOf = (body: FileBody): Promise<Uint8Array> => {
+    const hit = ahead !== undefined && ahead.offset === body.offset && ahead.size === body.blob.size;
+    const bytes = hit ? ahead!.bytes : access.readWhole(body.blob);
+    ahead = undefined;
+    if (body.next) {
+      const next = access.readWhole(body.next.blob);
+      next.catch(() => undefined); // read again if asked for
+      ahead = { offset: body.next.offset, size: body.next.blob.size, bytes: next };
+    }
+    return bytes;
+  };
+
   /** Reads the slice, hashes it and starts its request, in order with the hasher's other calls. */
-  const start = (req: WireRequest, body: FileBody, onProgress: Remote<(n: number) => void> | undefined, signal: AbortSignal) =>
+  const start = (
+    req: WireRequest,
+    body: FileBody,
+    onProgress: Remote<(n: number) => void> | undefined,
+    signal: AbortSignal,
+  ) =>
     access.inOrder(async () => {
-      const bytes = await access.readWhole(body.blob);
+      const bytes = await bytesOf(body);
       signal.throwIfAborted();
       const h = access.current();
       let root: Uint8Array | undefined;

@@ -120,7 +120,8 @@ for (const [way, wayOpts] of Object.entries(WAYS))
       const patches: number[] = [];
       const { b3, done } = runUpload(server.endpoint, {
         checkpoints: null,
-        onBeforeRequest: (req) => void (req.getMethod() === 'PATCH' && patches.push(Number(req.getHeader('Upload-Offset')))),
+        onBeforeRequest: (req) =>
+          void (req.getMethod() === 'PATCH' && patches.push(Number(req.getHeader('Upload-Offset')))),
       });
       const out = await done;
       assert.equal(server.drops, 1);
