@@ -105,9 +105,7 @@ function defaultUploadId(file: Blob): string {
  * through Firefox's main thread). WebKit, not measured, reads beside them.
  */
 function workerSendsFaster(): boolean {
-  return (
-    typeof XMLHttpRequest === 'function' && typeof navigator === 'object' && /Chrome\//.test(navigator.userAgent)
-  );
+  return typeof XMLHttpRequest === 'function' && typeof navigator === 'object' && /Chrome\//.test(navigator.userAgent);
 }
 
 function isPowerOfTwo(n: number): boolean {
