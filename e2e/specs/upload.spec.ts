@@ -66,16 +66,8 @@ test.describe('upload while hashing, verified by the server', () => {
     const out = await upload(enginePage, server, `drop-${info.project.name}.bin`, LARGE);
     expect(out).toMatchObject({ ok: true, verified: LARGE_ROOT });
     expect(server.drops).toBe(1);
-    expect(out.bodyBytes).toBeGreaterThan(LARGE.size);
-    expect(out.bodyBytes).toBeLessThanOrEqual(LARGE.size + LARGE.chunkSize);
-    expect(out.workerSends).toBe(info.project.name === 'chromium');
-    if (out.workerSends)
-      // The worker reads each request's body once, for the request and the hash: the file once,
-      // plus the part of the dropped request the server did not keep, sent again.
-      expect(out.bytesRead).toBe(out.bodyBytes);
-    // Or the worker reads the file once beside the requests: the retried request sends the
-    // file's own slice again, and nothing is read twice for the hash.
-    else expect(out.bytesRead).toBe(LARGE.size);
+    // One read of the file by the hashing worker: the retried request sends the file's own slice again.
+    expect(out.bytesRead).toBe(LARGE.size);
   });
 
   test('a reload mid-upload resumes from the saved checkpoint, and the root still equals the reference', async ({

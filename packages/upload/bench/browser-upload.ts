@@ -1,11 +1,10 @@
 // Uploads painted Files to tus servers on 127.0.0.1 from Chromium and Firefox: through the
-// adapter (hash while uploading, to the verifying store; 'hash': the default way, 'hashSend': the
-// worker sends the requests, 'hashBeside': the worker reads beside tus's own requests), tus alone (to a plain FileStore), and
+// adapter (hash while uploading, to the verifying store), tus alone (to a plain FileStore), and
 // @blake3-web/worker's hashFile first, then tus (to the verifying store). Rounds interleave the
 // variants; medians are printed with the load average. With a link rate (Mbit/s), every upload
 // goes through a proxy that carries the bytes at that rate (bench/_link.ts). Not a test.
 //   node --import tsx bench/browser-upload.ts [MiB] [rounds] [engines: chromium,firefox]
-//     [variants: plain,hash,hashSend,hashBeside,hashFile] [link Mbit/s]
+//     [variants: plain,hash,hashFile] [link Mbit/s]
 import { FileStore } from '@tus/file-store';
 import { Server } from '@tus/server';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -25,9 +24,7 @@ const size = Number(args[0] ?? 1024) * MiB;
 const rounds = Number(args[1] ?? 3);
 const engines = (args[2] ?? 'chromium,firefox').split(',') as ('chromium' | 'firefox')[];
 const chunkSize = 8 * MiB;
-const VARIANTS = (args[3] ?? 'plain,hash,hashFile').split(',') as (
-  'plain' | 'hash' | 'hashSend' | 'hashBeside' | 'hashFile'
-)[];
+const VARIANTS = (args[3] ?? 'plain,hash,hashFile').split(',') as ('plain' | 'hash' | 'hashFile')[];
 const linkMbit = args[4] === undefined ? undefined : Number(args[4]);
 
 type BenchResult = { ok: unknown; ms: number; maxGapMs: number; gapsOver50: number };

@@ -2,7 +2,7 @@
 // and getting it, the request going out, its body sent (XMLHttpRequest's upload `load`), its
 // response, and the hashing worker's messages; the server timestamps each PATCH. Variants: tus
 // alone to the plain FileStore and to the verifying store, and through the adapter. Not a test.
-//   node --import tsx bench/trace-upload.ts [MiB] [rounds] [engine] [variants]
+//   node --import tsx bench/trace-upload.ts [MiB] [rounds] [engine]
 import { FileStore } from '@tus/file-store';
 import { Server, type DataStore } from '@tus/server';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -21,8 +21,7 @@ const size = Number(args[0] ?? 256) * MiB;
 const rounds = Number(args[1] ?? 1);
 const engine = (args[2] ?? 'chromium') as 'chromium' | 'firefox';
 const chunkSize = 8 * MiB;
-// 'hash': the worker sends the requests; 'hash-beside': it reads beside tus's own requests.
-const VARIANTS = (args[3] ?? 'plain,plain-verifying-store,hash,hash-beside').split(',');
+const VARIANTS = ['plain', 'plain-verifying-store', 'hash'] as const;
 
 /** Server-side times of each PATCH (ms since the server started), shared by the servers here. */
 const serverLog: { start: number; end: number }[] = [];
@@ -72,11 +71,7 @@ try {
   for (let r = 0; r < rounds; r++) {
     for (const variant of VARIANTS) {
       const endpoint =
-        variant === 'plain'
-          ? plain.endpoint
-          : variant === 'plain-verifying-store'
-            ? hashingStore.endpoint
-            : verifying.endpoint;
+        variant === 'plain' ? plain.endpoint : variant === 'hash' ? verifying.endpoint : hashingStore.endpoint;
       serverLog.length = 0;
       const cpu0 = machineCpu();
       const own0 = process.cpuUsage();
@@ -93,10 +88,9 @@ try {
           const ev: [number, string, number][] = [];
           const mark = (kind: string, at: number) => ev.push([performance.now() - t0, kind, at]);
           let b3: Record<string, any> = {};
-          if (variant.startsWith('hash')) {
+          if (variant === 'hash') {
             b3 = g.blake3Upload.upload.blake3Tus({
               checkpoints: null,
-              sendInWorker: variant === 'hash',
               createWorker: () => {
                 const w = new Worker(new URL('../../packages/upload/dist/hash-worker.bundle.js', location.href), {
                   type: 'module',
@@ -126,8 +120,7 @@ try {
               mark('before', at);
               await b3.onBeforeRequest?.(req);
               mark('send', at);
-              // Undefined when the hashing worker sends the request: its body's end is not seen here.
-              req.getUnderlyingObject()?.upload.addEventListener('load', () => mark('sent', at));
+              req.getUnderlyingObject().upload.addEventListener('load', () => mark('sent', at));
             },
             async onAfterResponse(req: any, res: any) {
               if (req.getMethod() === 'PATCH') mark('response', offset);
@@ -206,10 +199,8 @@ function report(variant: string, ms: number, ev: Ev[]): void {
     if (prev !== undefined) between.push(before.get(o)! - response.get(prev)!);
     if (slice.has(o)) sliceWait.push(sliced.get(o)! - slice.get(o)!);
     rootWait.push(send.get(o)! - before.get(o)!);
-    if (sent.has(o)) {
-      body.push(sent.get(o)! - send.get(o)!);
-      server.push(response.get(o)! - sent.get(o)!);
-    } else body.push(response.get(o)! - send.get(o)!); // body and response together
+    body.push(sent.get(o)! - send.get(o)!);
+    server.push(response.get(o)! - sent.get(o)!);
     prev = o;
   }
   const posts = ev.filter((e) => e[1] === 'post').map((e) => e[0]);

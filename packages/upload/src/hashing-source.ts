@@ -1,31 +1,23 @@
 /**
  * The file source the tus adapter gives tus-js-client: each slice tus asks for goes to the request
- * and to the hashing worker. Three ways:
- * - the worker sends (browsers): tus's requests go through the worker (worker-http-stack.ts),
- *   which reads each slice once, hashes it and sends the same bytes; the page never holds them.
- * - the worker reads: tus sends the file's own slice, as it would without the
+ * and to the hashing worker, and nothing the request waits for waits on the hash. Two ways:
+ * - the worker reads (browsers): tus sends the file's own slice, as it would without the
  *   adapter, and the worker is sent the same slice of the file to read and hash itself; the page
  *   never holds the bytes.
  * - the page reads (where the request needs the bytes, as tus-js-client's Node stack does): each
  *   slice is read once, the next while this one is sent (ReadAhead), and the bytes go to the
  *   request and, transferred, to the worker.
- * In the last two, nothing the request waits for waits on the hash: the worker hashes behind the
- * network, and a slice waits for it only when it falls MAX_BACKLOG
+ * The worker hashes behind the network, and a slice waits for it only when it falls MAX_BACKLOG
  * slices behind, which bounds memory; checkpoints come with the worker's answers and are saved
  * without holding a request back.
  * @module
  */
-import type { FileBody, WireRequest, WireResponse } from './_hasher-protocol.js';
 import type { CheckpointStore } from './checkpoint-store.js';
 import { ReadAhead } from './read-ahead.js';
-import type { RequestSender } from './worker-http-stack.js';
 import type { WorkerHasher } from './worker-hasher.js';
 
 /** A slice as tus-js-client 4 takes it from a file source. */
 export type TusSlice = { done: boolean; value: Blob | Uint8Array; size: number };
-
-/** Who reads the file: the worker for the request it sends, the worker beside the request, or the page. */
-export type ReadBy = 'worker-sends' | 'worker' | 'page';
 
 /** Slices sent to the worker and not yet hashed before a slice waits (memory: that many slices). */
 const MAX_BACKLOG = 2;
@@ -42,7 +34,7 @@ function sliceBody(bytes: Uint8Array): Blob | Uint8Array {
   return Object.assign(bytes, { size: bytes.length });
 }
 
-export class HashingSource implements RequestSender {
+export class HashingSource {
   readonly size: number;
   /** The upload's identity: its checkpoints are kept under it. */
   readonly id: string;
@@ -53,10 +45,6 @@ export class HashingSource implements RequestSender {
   readonly #file: Blob;
   /** Null when the worker reads the file. */
   readonly #reader: ReadAhead | null;
-  /** The worker sends the requests: the root comes with the last one (see request()). */
-  readonly #sends: boolean;
-  /** The header the request with the last byte carries the root in. */
-  readonly #rootHeader: string;
   /** Bytes the worker has read from the file. */
   #workerRead = 0;
   readonly #hasher: WorkerHasher;
@@ -81,15 +69,12 @@ export class HashingSource implements RequestSender {
     hasher: WorkerHasher,
     chunkSize: number,
     store: CheckpointStore | null,
-    readBy: ReadBy,
-    rootHeader: string,
+    readInWorker: boolean,
   ) {
     this.size = file.size;
     this.id = id;
     this.#file = file;
-    this.#reader = readBy === 'page' ? new ReadAhead(file) : null;
-    this.#sends = readBy === 'worker-sends';
-    this.#rootHeader = rootHeader;
+    this.#reader = readInWorker ? null : new ReadAhead(file);
     this.#hasher = hasher;
     this.#chunkSize = chunkSize;
     this.#store = store;
@@ -107,14 +92,6 @@ export class HashingSource implements RequestSender {
     }
   }
 
-  /**
-   * The request that carries the last byte brings the root with it (the worker sets the header):
-   * nothing before it may wait for the root.
-   */
-  get rootInRequest(): boolean {
-    return this.#sends && this.size > 0;
-  }
-
   /** Bytes read from the File so far: each byte once, plus the gap read again after a resume. */
   get bytesRead(): number {
     return (this.#reader?.bytesRead ?? 0) + this.#workerRead;
@@ -128,24 +105,22 @@ export class HashingSource implements RequestSender {
     this.#confirmed = start;
     this.#saveCheckpoint();
     const body =
-      this.#reader !== null
-        ? await this.#readSlice(start, end, this.#reader)
-        : await this.#sliceForWorker(start, this.#sends ? start : end, end);
+      this.#reader === null ? await this.#sliceForWorker(start, end) : await this.#readSlice(start, end, this.#reader);
     if (end === this.size && !this.final) {
       this.final = true;
-      if (!this.#sends) this.#finish();
+      this.#finish();
     }
     return { done: this.final, value: body, size: end - start };
   }
 
   /**
    * The file's own slice for the request; the worker is sent what it has not hashed of the file
-   * up to `upTo` (after a resume, the gap from its checkpoint too), a slice at a time, to read.
+   * up to `end` (after a resume, the gap from its checkpoint too), a slice at a time, to read.
    */
-  async #sliceForWorker(start: number, upTo: number, end: number): Promise<Blob> {
-    while (this.#sent < upTo) {
+  async #sliceForWorker(start: number, end: number): Promise<Blob> {
+    while (this.#sent < end) {
       const at = this.#sent;
-      const to = Math.min(upTo, at + this.#chunkSize);
+      const to = Math.min(end, at + this.#chunkSize);
       this.#sent = to;
       await this.#queue(this.#hasher.read(at, this.#file.slice(at, to)).then(() => void (this.#workerRead += to - at)));
     }
@@ -166,43 +141,6 @@ export class HashingSource implements RequestSender {
     // the body are copied (tus may send them again).
     await this.#hash(start, body === bytes ? bytes.slice() : bytes);
     return body;
-  }
-
-  /**
-   * Has the worker send `req` (see worker-http-stack.ts): a body, a slice of the file from
-   * `offset` that tus got from slice(), is read there once, hashed and sent; the request with the
-   * last byte carries the root, which resolves `root`. Settles with the response, or rejects
-   * with the error that stopped the request.
-   */
-  async request(
-    id: number,
-    req: WireRequest,
-    body: { offset: number; blob: Blob } | null,
-    onProgress?: (sent: number) => void,
-  ): Promise<WireResponse> {
-    if (this.#failure !== undefined) throw this.#failure;
-    let fileBody: FileBody | null = null;
-    if (body !== null) {
-      const end = body.offset + body.blob.size;
-      const next = Math.min(this.size, end + this.#chunkSize);
-      fileBody =
-        end === this.size
-          ? { ...body, rootHeader: this.#rootHeader }
-          : { ...body, next: { offset: end, blob: this.#file.slice(end, next) } };
-    }
-    const answer = await this.#hasher.request(id, req, fileBody, onProgress);
-    if (body !== null && answer.state) {
-      this.#workerRead += body.blob.size;
-      this.#sent = Math.max(this.#sent, answer.state.offset);
-      this.#saveCheckpoint();
-    }
-    if (answer.root) this.#resolveRoot(answer.root);
-    if (answer.error) throw Object.assign(new Error(answer.error.message), { name: answer.error.name });
-    return answer.response!;
-  }
-
-  abort(id: number): void {
-    this.#hasher.abort(id);
   }
 
   /** The upload is complete: its checkpoint goes, and none is saved after it. */

@@ -5,10 +5,9 @@
  * @module
  */
 import { expose, type Endpoint } from 'comlink';
-import type { HasherState, HasherWorkerApi, SendRequest } from './_hasher-protocol.js';
+import type { HasherState, HasherWorkerApi } from './_hasher-protocol.js';
 import { describe } from './_assert.js';
 import { UploadHasher } from './upload-hasher.js';
-import { requestApi, xhrSend } from './worker-requests.js';
 
 const state = (h: UploadHasher): HasherState => ({ offset: h.offset, checkpoint: h.checkpoint() });
 
@@ -18,11 +17,8 @@ const state = (h: UploadHasher): HasherState => ({ offset: h.offset, checkpoint:
  */
 export const READ_STALL_MS = 30_000;
 
-/**
- * Serves one UploadHasher on `endpoint`; `stallMs` bounds each wait for bytes of the file; `send`
- * sends the requests the page has the worker send (XMLHttpRequest by default).
- */
-export function serveHasher(endpoint: Endpoint, stallMs = READ_STALL_MS, send: SendRequest = xhrSend): void {
+/** Serves one UploadHasher on `endpoint`; `stallMs` bounds each wait for bytes of the file. */
+export function serveHasher(endpoint: Endpoint, stallMs = READ_STALL_MS): void {
   let hasher: UploadHasher | undefined;
   const current = (): UploadHasher => {
     if (hasher === undefined) throw new Error('the hasher is not open');
@@ -36,9 +32,7 @@ export function serveHasher(endpoint: Endpoint, stallMs = READ_STALL_MS, send: S
     queue = result.catch(() => undefined);
     return result;
   };
-  const readWhole = (blob: Blob) => readAll(blob, stallMs);
   const api: HasherWorkerApi = {
-    ...requestApi({ inOrder, current, state, readWhole }, send),
     open: (opts) =>
       inOrder(() => {
         hasher = new UploadHasher(opts);
@@ -79,17 +73,6 @@ async function readInto(h: UploadHasher, offset: number, blob: Blob, stallMs: nu
   if (at - offset !== blob.size)
     throw new Error(`the file changed while it was read: ${at - offset} bytes at ${offset}, expected ${blob.size}`);
   return state(h);
-}
-
-/** The Blob's bytes, read whole: they are the body of a request as well as hashed. */
-async function readAll(blob: Blob, stallMs: number): Promise<Uint8Array> {
-  if (!(blob instanceof Blob)) throw new TypeError(`blob must be a Blob, got ${describe(blob)}`);
-  const bytes = new Uint8Array(
-    await readOrStall(blob.arrayBuffer(), stallMs, () => `reading ${blob.size} bytes of the file`),
-  );
-  if (bytes.length !== blob.size)
-    throw new Error(`the file changed while it was read: ${bytes.length} bytes, expected ${blob.size}`);
-  return bytes;
 }
 
 /** `read`, or a NotReadableError once it has brought nothing for `stallMs`. */

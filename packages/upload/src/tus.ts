@@ -25,8 +25,7 @@ import { startHashWorker } from './_default-worker.js';
 import type { HashMode } from './_subtrees.js';
 import { modeName, readCheckpoint } from './checkpoint.js';
 import { indexedDbCheckpointStore, type CheckpointStore } from './checkpoint-store.js';
-import { HashingSource, type ReadBy, type TusSlice } from './hashing-source.js';
-import { WorkerHttpStack, type TusHttpStack } from './worker-http-stack.js';
+import { HashingSource, type TusSlice } from './hashing-source.js';
 import { WorkerHasher, type HasherEndpoint } from './worker-hasher.js';
 
 export type { TusSlice };
@@ -61,13 +60,6 @@ export type Blake3TusOpts = HashMode & {
    * sent a Blob (a file-backed Blob in Node).
    */
   readInWorker?: boolean;
-  /**
-   * With `readInWorker`: the worker sends tus's requests too (the adapter's `httpStack`), reading
-   * each slice once for the request and the hash, instead of the browser reading it to send it
-   * and the worker again to hash it. Default: in Chromium (see workerSendsFaster).
-   * The requests' `getUnderlyingObject()` is then undefined (the XMLHttpRequest is the worker's).
-   */
-  sendInWorker?: boolean;
   /** Where checkpoints are kept (default: IndexedDB where there is one); null keeps none. */
   checkpoints?: CheckpointStore | null;
   /** The identity checkpoints are kept under (default: the File's name, size, type and lastModified). */
@@ -84,8 +76,6 @@ export type Blake3Tus = {
     fileReader: { openFile(input: unknown, chunkSize: number): Promise<TusFileSource> };
     onBeforeRequest(req: TusRequest): Promise<void>;
     onAfterResponse(req: TusRequest, res: TusResponse): Promise<void>;
-    /** Present when the worker sends the requests (`sendInWorker`). */
-    httpStack?: TusHttpStack;
   };
   /** Bytes read from the File so far: each byte once, plus the gap re-read after a resume. */
   readonly bytesRead: number;
@@ -96,16 +86,6 @@ export type Blake3Tus = {
 function defaultUploadId(file: Blob): string {
   const f = file as Partial<File>;
   return JSON.stringify(['blake3-web/upload', f.name ?? '', file.size, file.type, f.lastModified ?? 0]);
-}
-
-/**
- * Where the worker sending the requests measured faster than the worker reading beside them: in
- * Chromium 156 (512 MiB to tus on 127.0.0.1, median of 5 interleaved rounds: 1.15x tus alone
- * against 1.25x), not in Firefox ESR 153 (1.74x against 1.08x: a worker's XMLHttpRequest runs
- * through Firefox's main thread). WebKit, not measured, reads beside them.
- */
-function workerSendsFaster(): boolean {
-  return typeof XMLHttpRequest === 'function' && typeof navigator === 'object' && /Chrome\//.test(navigator.userAgent);
 }
 
 function isPowerOfTwo(n: number): boolean {
@@ -129,12 +109,6 @@ export function blake3Tus(opts: Blake3TusOpts = {}): Blake3Tus {
   const readInWorker = opts.readInWorker ?? typeof XMLHttpRequest === 'function';
   if (typeof readInWorker !== 'boolean')
     throw new TypeError(`opts.readInWorker must be a boolean, got ${describe(readInWorker)}`);
-  const sendInWorker = opts.sendInWorker ?? (readInWorker && workerSendsFaster());
-  if (typeof sendInWorker !== 'boolean')
-    throw new TypeError(`opts.sendInWorker must be a boolean, got ${describe(sendInWorker)}`);
-  if (sendInWorker && !readInWorker)
-    throw new TypeError('opts.sendInWorker needs opts.readInWorker: the worker reads the slices it sends');
-  const readBy: ReadBy = sendInWorker ? 'worker-sends' : readInWorker ? 'worker' : 'page';
   let source: HashingSource | undefined;
   let resolveRoot!: (root: Uint8Array) => void;
   let rejectRoot!: (e: unknown) => void;
@@ -155,7 +129,7 @@ export function blake3Tus(opts: Blake3TusOpts = {}): Blake3Tus {
     // Checked here first, so that a refused state is a CheckpointError on this side.
     const checkpoint = saved === undefined ? undefined : (readCheckpoint(saved, id, name), saved as never);
     const hasher = await WorkerHasher.open(createWorker(), { ...mode, upload: id, checkpoint });
-    source = new HashingSource(input, id, hasher, chunkSize, store, readBy, ROOT_HEADER);
+    source = new HashingSource(input, id, hasher, chunkSize, store, readInWorker);
     source.root.then(resolveRoot, rejectRoot);
     return source;
   }
@@ -165,10 +139,8 @@ export function blake3Tus(opts: Blake3TusOpts = {}): Blake3Tus {
   return {
     options: {
       fileReader: { openFile },
-      ...(sendInWorker ? { httpStack: new WorkerHttpStack(() => source) } : {}),
       async onBeforeRequest(req) {
-        if (source?.final && carriesData(req) && !source.rootInRequest)
-          req.setHeader(ROOT_HEADER, bytesToHex(await source.root));
+        if (source?.final && carriesData(req)) req.setHeader(ROOT_HEADER, bytesToHex(await source.root));
         await opts.onBeforeRequest?.(req);
       },
       async onAfterResponse(req, res) {

@@ -16,9 +16,9 @@
  * ```
  * @module
  */
-import { proxy, releaseProxy, transfer, wrap, type Endpoint, type Remote } from 'comlink';
+import { releaseProxy, transfer, wrap, type Endpoint, type Remote } from 'comlink';
 import { aUint8Array, anumber, describe } from './_assert.js';
-import type { FileBody, HasherState, HasherWorkerApi, RequestAnswer, WireRequest } from './_hasher-protocol.js';
+import type { HasherState, HasherWorkerApi } from './_hasher-protocol.js';
 import type { Checkpoint } from './checkpoint.js';
 import type { UploadHasherOpts } from './upload-hasher.js';
 
@@ -117,25 +117,6 @@ export class WorkerHasher {
       return Promise.reject(e);
     }
     return this.#taken(this.#call((r) => r.read(offset, blob)));
-  }
-
-  /**
-   * The worker sends `req` (see worker-requests.ts); a `body` slice of the file is read there
-   * once, hashed and sent. Request `id` can be aborted while it runs.
-   */
-  async request(
-    id: number,
-    req: WireRequest,
-    body: FileBody | null,
-    onProgress?: (sent: number) => void,
-  ): Promise<RequestAnswer> {
-    const answer = await this.#call((r) => r.request(id, req, body, onProgress && proxy(onProgress)));
-    if (answer.state) this.#state = answer.state;
-    return answer;
-  }
-
-  abort(id: number): void {
-    this.#call((r) => r.abort(id)).catch(() => undefined); // a closed worker has nothing running
   }
 
   /** The checkpoint after every write sent so far (it comes with their answers: no message of its own). */

@@ -2,7 +2,6 @@
 // (the worker's protocol without a worker), and a checkpoint store in memory that clones what
 // it keeps, as IndexedDB does.
 import { DefaultHttpStack, type HttpStack } from 'tus-js-client';
-import type { SendRequest } from '../src/_hasher-protocol.ts';
 import { serveHasher, type CheckpointStore } from '../src/index.ts';
 
 /** `createWorker` for `blake3Tus`, and `closeAll()` for the ports of uploads stopped midway. */
@@ -11,25 +10,13 @@ export function inThreadHashers(): { createWorker: () => MessagePort; closeAll: 
   return {
     createWorker() {
       const { port1, port2 } = new MessageChannel();
-      serveHasher(port2, undefined, fetchSend);
+      serveHasher(port2);
       ports.push(port1);
       return port1;
     },
     closeAll: () => ports.splice(0).forEach((port) => port.close()),
   };
 }
-
-/**
- * The worker's requests with Node's fetch (Node has no XMLHttpRequest): progress is reported
- * once, when the body has gone.
- */
-const fetchSend: SendRequest = async (req, body, onProgress, signal) => {
-  const res = await fetch(req.url, { method: req.method, headers: req.headers, body: body as BodyInit | null, signal });
-  if (body) onProgress?.(body.length);
-  const headers: Record<string, string> = {};
-  res.headers.forEach((value, name) => (headers[name] = value));
-  return { status: res.status, headers, body: await res.text() };
-};
 
 /** A checkpoint store in memory; `map` shows what it holds. */
 export function memoryStore(

@@ -57,18 +57,11 @@ function runUploadWith(
   return { b3, done };
 }
 
-// The three ways of feeding the worker: the adapter reads each slice and hands its bytes to the
-// request and the worker (Node's default); tus sends the File's own slices and the worker reads
-// them (here over a stack that sends Blob bodies as browsers do); the worker sends the requests,
-// reading each slice once for the request and the hash (browsers' default; here with fetch).
-const WAYS = {
-  'the adapter reads': { readInWorker: false },
-  'the worker reads': { readInWorker: true, sendInWorker: false },
-  'the worker sends': { readInWorker: true, sendInWorker: true },
-} as const;
-for (const [way, wayOpts] of Object.entries(WAYS))
-  describe(`tus-js-client through the adapter (${way}), @tus/server with the verifying store`, () => {
-    const { readInWorker, sendInWorker = false } = wayOpts as { readInWorker: boolean; sendInWorker?: boolean };
+// Both ways of feeding the worker: the adapter reads each slice and hands its bytes to the
+// request and the worker (Node's default), or tus sends the File's own slices and the worker
+// reads them (browsers' default; here over a stack that sends Blob bodies as browsers do).
+for (const readInWorker of [false, true])
+  describe(`tus-js-client through the adapter (${readInWorker ? 'the worker reads' : 'the adapter reads'}), @tus/server with the verifying store`, () => {
     const runUpload = (
       endpoint: string,
       opts: Blake3TusOpts,
@@ -78,8 +71,8 @@ for (const [way, wayOpts] of Object.entries(WAYS))
     ) =>
       runUploadWith(
         endpoint,
-        { ...wayOpts, ...opts },
-        readInWorker && !sendInWorker ? { httpStack: blobBodyStack(), ...extra } : extra,
+        { readInWorker, ...opts },
+        readInWorker ? { httpStack: blobBodyStack(), ...extra } : extra,
         stopAt,
         input,
       );
@@ -117,23 +110,12 @@ for (const [way, wayOpts] of Object.entries(WAYS))
 
     it('a connection dropped mid-request resumes and ends verified', async () => {
       server.faults.dropAfter = 40_000;
-      const patches: number[] = [];
-      const { b3, done } = runUpload(server.endpoint, {
-        checkpoints: null,
-        onBeforeRequest: (req) =>
-          void (req.getMethod() === 'PATCH' && patches.push(Number(req.getHeader('Upload-Offset')))),
-      });
+      const { b3, done } = runUpload(server.endpoint, { checkpoints: null });
       const out = await done;
       assert.equal(server.drops, 1);
       assert.equal(out.error, undefined);
       assert.equal(out.verified, ROOT);
-      if (sendInWorker) {
-        // Each request's body is read once, for the request and the hash: the dropped one's
-        // bytes the server did not keep are read again for the retry, and nothing else.
-        const bodies = patches.reduce((n, at) => n + Math.min(CHUNK, SIZE - at), 0);
-        assert.ok(patches.length > Math.ceil(SIZE / CHUNK) && bodies > SIZE && bodies <= SIZE + CHUNK, String(patches));
-        assert.equal(b3.bytesRead, bodies, 'each request body read once');
-      } else if (readInWorker)
+      if (readInWorker)
         assert.equal(b3.bytesRead, SIZE, 'the request sends the file again, the worker reads nothing twice');
       else assert.equal(b3.bytesRead, SIZE + CHUNK, 'the dropped slice is read once more, nothing else');
     });
