@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { s32, u32 } from '../src/wasm/_leb128.ts';
-import { byteVec, encodeModule, FunctionBody, name, section, vec } from '../src/wasm/_module.ts';
+import { encodeModule, FunctionBody, name, section, vec } from '../src/wasm/_module.ts';
 import { hashModule, kernelModule, manyModule } from '../src/wasm/_generator.ts';
 import { HASH_PAGES, PAGES } from '../src/wasm/_layout.ts';
 import { simdSupported } from '../src/wasm/_detect.ts';
@@ -134,9 +134,8 @@ describe('LEB128', () => {
 describe('module writer', () => {
   it('vectors, names and sections carry computed lengths', () => {
     assert.deepEqual(vec([[1, 2], [3]]), [2, 1, 2, 3]);
-    assert.deepEqual(byteVec(new Array(200).fill(7)).slice(0, 3), [0xc8, 0x01, 7]);
+    assert.deepEqual(vec(new Array(200).fill([7])).slice(0, 3), [0xc8, 0x01, 7]);
     assert.deepEqual(name('xof'), [3, 0x78, 0x6f, 0x66]);
-    assert.throws(() => name('mé'), RangeError);
     const big = section(10, new Array(300).fill(0));
     assert.deepEqual(big.slice(0, 3), [10, 0xac, 0x02]);
     assert.equal(big.length, 303);
@@ -183,12 +182,6 @@ describe('module writer', () => {
       .encode();
     assert.deepEqual([...replayed], [...direct]);
     assert.throws(() => new FunctionBody(0).replay(t, [128, 0]), RangeError);
-    assert.throws(() => new FunctionBody(0).get(200).template(), RangeError);
-  });
-
-  it('shuffles take 16 lane indices below 32', () => {
-    assert.throws(() => new FunctionBody(0).shuffle([0, 1]), RangeError);
-    assert.throws(() => new FunctionBody(0).shuffle(new Array(16).fill(32)), RangeError);
   });
 });
 
@@ -227,17 +220,16 @@ describe('kernel module', () => {
     assert.deepEqual([...hash.keys()], ['chunks', 'xof', 'one']);
     assert.deepEqual([...many.keys()], ['many']);
     for (const [name, body] of [...hash, ...many]) assert.deepEqual(body, whole.get(name), name);
-    for (const loads of ['transpose', 'lanes'] as const)
-      for (const interleave of [1, 2] as const)
-        for (const order of ['g', 'steps'] as const)
-          for (const rotate of ['shuffle', 'shift'] as const) {
-            const options = { loads, interleave, order, rotate };
-            assert.deepEqual(
-              functionBodies(hashModule(options)).get('chunks'),
-              functionBodies(kernelModule(options)).get('chunks'),
-              `${loads} x${interleave} ${order} ${rotate}`,
-            );
-          }
+    for (const interleave of [1, 2] as const)
+      for (const order of ['g', 'steps'] as const)
+        for (const rotate of ['shuffle', 'shift'] as const) {
+          const options = { interleave, order, rotate };
+          assert.deepEqual(
+            functionBodies(hashModule(options)).get('chunks'),
+            functionBodies(kernelModule(options)).get('chunks'),
+            `x${interleave} ${order} ${rotate}`,
+          );
+        }
   });
 
   it('the pieces validate, the hash piece on the pages its areas need', () => {
@@ -252,13 +244,12 @@ describe('kernel module', () => {
   });
 
   it('every variant validates', () => {
-    for (const loads of ['transpose', 'lanes'] as const)
-      for (const interleave of [1, 2] as const)
-        for (const order of ['g', 'steps'] as const)
-          for (const rotate of ['shuffle', 'shift'] as const)
-            assert.ok(
-              WebAssembly.validate(kernelModule({ loads, interleave, order, rotate })),
-              `${loads} x${interleave} ${order} ${rotate}`,
-            );
+    for (const interleave of [1, 2] as const)
+      for (const order of ['g', 'steps'] as const)
+        for (const rotate of ['shuffle', 'shift'] as const)
+          assert.ok(
+            WebAssembly.validate(kernelModule({ interleave, order, rotate })),
+            `x${interleave} ${order} ${rotate}`,
+          );
   });
 });

@@ -45,7 +45,7 @@ export function chunksFunction(opts: Required<KernelOptions>, g: Template | read
         f.block(LOOP);
         {
           active.forEach((set, i) => {
-            loadMessage(f, set.L, p, CHUNK_LEN, opts, set.tmp, 4 * CHUNK_LEN * i);
+            loadMessage(f, set.L, p, CHUNK_LEN, set.tmp, 4 * CHUNK_LEN * i);
             for (let j = 0; j < 8; j++) f.get(set.h[j]).set(set.L.v[j]);
             initIv(f, set.L);
             f.get(set.ctrLo).set(set.L.v[12]).get(set.ctrHi).set(set.L.v[13]);

@@ -18,10 +18,9 @@ export type { KernelOptions } from './_lanes.js';
 // Defaults measured (docs/wasm-kernel.md): V8's fastest shape on a 2-core AMD EPYC (kernel
 // alone, Node 20: one group of 4 chunks 1.6-1.9x two interleaved ones; the four G functions of
 // a pass step by step with shift rotations 1.07-1.19x each G whole with byte shuffles).
-// 16-byte loads + transposes beat one 4-byte load per lane (V8 1 MiB: 2054 vs 2010 MB/s; JSC
-// 1567 vs 1528). Other engines' shapes: _engine.ts.
+// Message words by 16-byte loads + transposes (one 4-byte load per lane was slower: V8 1 MiB
+// 2010 vs 2054 MB/s, JSC 1528 vs 1567). Other engines' shapes: _engine.ts.
 const withDefaults = (options: KernelOptions): Required<KernelOptions> => ({
-  loads: options.loads ?? 'transpose',
   interleave: options.interleave ?? 1,
   order: options.order ?? 'steps',
   rotate: options.rotate ?? 'shift',

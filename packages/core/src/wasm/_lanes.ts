@@ -3,14 +3,12 @@
 // shuffles. Each helper appends instructions to a function body.
 import { IV } from '../_constants.js';
 import { FunctionBody, type Local, type Template } from './_module.js';
-import { I32X4_ADD, I32X4_LT_U, I32X4_SHL, I32X4_SHR_U, I32X4_SPLAT, I32X4_SUB, I32_ADD, I32_ROTR, I32_XOR, V128_LOAD, V128_LOAD32_LANE, V128_LOAD32_ZERO, V128_OR, V128_XOR } from './_opcodes.js';
+import { I32X4_ADD, I32X4_LT_U, I32X4_SHL, I32X4_SHR_U, I32X4_SPLAT, I32X4_SUB, I32_ADD, I32_ROTR, I32_XOR, V128_LOAD, V128_OR, V128_XOR } from './_opcodes.js';
 
 export type I32 = Local<'i32'>;
 export type V128 = Local<'v128'>;
 
 export type KernelOptions = {
-  /** How message words are gathered across lanes: 16-byte loads + 4x4 transposes, or one 4-byte load per lane. */
-  readonly loads?: 'transpose' | 'lanes';
   /** Groups of 4 chunks hashed side by side per loop step (1: 4 chunks, 2: 8 chunks). */
   readonly interleave?: 1 | 2;
   /**
@@ -180,15 +178,7 @@ export function transpose(f: FunctionBody, rows: readonly V128[], out: readonly 
 }
 
 /** Loads one 64-byte block of each of 4 lanes, at `ptr + lane * stride`, into the message vectors. */
-export function loadMessage(f: FunctionBody, L: Lanes, ptr: I32, stride: number, opts: Required<KernelOptions>, tmp: readonly V128[], offset = 0): void {
-  if (opts.loads === 'lanes') {
-    for (let j = 0; j < 16; j++) {
-      f.get(ptr).get(ptr).get(ptr).get(ptr).simdMem(V128_LOAD32_ZERO, offset + 4 * j);
-      for (let lane = 1; lane < 4; lane++) f.simdMemLane(V128_LOAD32_LANE, lane, offset + lane * stride + 4 * j);
-      f.set(L.m[j]);
-    }
-    return;
-  }
+export function loadMessage(f: FunctionBody, L: Lanes, ptr: I32, stride: number, tmp: readonly V128[], offset = 0): void {
   for (let q = 0; q < 4; q++) {
     for (let lane = 0; lane < 4; lane++) f.get(ptr).simdMem(V128_LOAD, offset + lane * stride + 16 * q).set(L.r[lane]);
     transpose(f, L.r, L.m.slice(4 * q, 4 * q + 4), tmp);

@@ -8,7 +8,7 @@
 type Opcode<K extends string> = number & { readonly kind?: K };
 
 /** Value types (core spec 5.3.1). */
-export const valType = { i32: 0x7f, i64: 0x7e, f32: 0x7d, f64: 0x7c, v128: 0x7b } as const;
+export const valType = { i32: 0x7f, v128: 0x7b } as const;
 export type ValType = keyof typeof valType;
 
 /** Single-byte instructions without immediates. */
@@ -72,11 +72,6 @@ export type SimdMemOp = Opcode<'simdMem'>;
 export const V128_LOAD = 0x00 as SimdMemOp;
 export const V128_LOAD32_SPLAT = 0x09 as SimdMemOp;
 export const V128_STORE = 0x0b as SimdMemOp;
-export const V128_LOAD32_ZERO = 0x5c as SimdMemOp;
-
-/** SIMD memory access to one lane (followed by a memarg, then the lane index byte). */
-export type SimdMemLaneOp = Opcode<'simdMemLane'>;
-export const V128_LOAD32_LANE = 0x56 as SimdMemLaneOp;
 
 /** The prefix byte of every SIMD instruction; the sub-opcode follows as a u32 LEB128. */
 export const SIMD_PREFIX = 0xfd;
