@@ -198,6 +198,22 @@ describe('kernel module', () => {
     assert.ok(PAGES >= 1 && PAGES <= 10);
   });
 
+  it("the pieces generated at run time are pinned too, in every engine's shape", () => {
+    const pinned: [string, Uint8Array][] = [
+      ['386928e299dd1508ee13a8d387a88212bd03408d00bb73e2c4ed9f9ee0f82aa9', hashModule()],
+      [
+        '6887472a8f5e6d42511e2eb53a8702188ca9a877202c70fc970351a608227478',
+        hashModule({ order: 'g', rotate: 'shuffle' }),
+      ],
+      [
+        '732ee89c9d30dcb73ca3c3f6f5641bd3f9c1519521e4ef21b998d26d53385818',
+        hashModule({ order: 'steps', rotate: 'shuffle' }),
+      ],
+      ['13eed21c210d84fe28aee72de388054f8eb2e421905819a858a5891f713e6291', manyModule()],
+    ];
+    for (const [digest, bytes] of pinned) assert.equal(sha256(bytes), digest);
+  });
+
   it('the shipped dist/kernel.wasm is what the run-time generator makes, byte for byte', () => {
     assert.ok(existsSync(shippedKernel), 'dist/kernel.wasm is missing: run `pnpm build`');
     const shipped = new Uint8Array(readFileSync(shippedKernel));
