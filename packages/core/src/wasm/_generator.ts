@@ -1,7 +1,7 @@
 // Generates the WebAssembly SIMD kernel of the wasm-simd backend at run time: no .wasm file is
-// shipped. Its memory layout is in _layout.ts, the building blocks of its functions (G, rounds,
-// transposes, loads) in _lanes.ts, `many` with its job-table writer in _many.ts, the other
-// functions in _functions.ts.
+// shipped. Its memory layout is in _layout.ts and _many-layout.ts, the building blocks of its
+// functions (G, rounds, transposes, loads) in _lanes.ts, `many` with its job-table writer in
+// _many.ts, the other functions in _functions.ts.
 //
 // At run time the kernel comes in two pieces, each generated on first use, so that a bundle
 // carries the generator of only the functions it calls: `hashModule()` (what `blake3()` and the
@@ -9,7 +9,8 @@
 // byte; the whole kernel is the file shipped for runtimes that take only precompiled modules.
 import { gTemplates, type KernelOptions } from './_lanes.js';
 import { chunksFunction, oneFunction, xofFunction } from './_functions.js';
-import { HASH_PAGES, PAGES } from './_layout.js';
+import { HASH_PAGES } from './_layout.js';
+import { PAGES } from './_many-layout.js';
 import { manyFunction } from './_many.js';
 import { encodeModule } from './_module.js';
 
