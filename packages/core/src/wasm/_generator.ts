@@ -22,7 +22,6 @@ export type { KernelOptions } from './_lanes.js';
 // Message words by 16-byte loads + transposes (one 4-byte load per lane was slower: V8 1 MiB
 // 2010 vs 2054 MB/s, JSC 1528 vs 1567). Other engines' shapes: _engine.ts.
 const withDefaults = (options: KernelOptions): Required<KernelOptions> => ({
-  interleave: options.interleave ?? 1,
   order: options.order ?? 'steps',
   rotate: options.rotate ?? 'shift',
 });
@@ -31,17 +30,17 @@ const withDefaults = (options: KernelOptions): Required<KernelOptions> => ({
 export function kernelModule(options: KernelOptions = {}): Uint8Array<ArrayBuffer> {
   const opts = withDefaults(options);
   const g = gTemplates(opts);
-  return encodeModule(
-    [chunksFunction(opts, g.chunks), xofFunction(g.simd), manyFunction(g.simd), oneFunction(g.scalar)],
-    { name: 'memory', pages: PAGES },
-  );
+  return encodeModule([chunksFunction(g.chunks), xofFunction(g.simd), manyFunction(g.simd), oneFunction(g.scalar)], {
+    name: 'memory',
+    pages: PAGES,
+  });
 }
 
 /** The kernel's `chunks`, `xof` and `one` on a memory of the areas they use. */
 export function hashModule(options: KernelOptions = {}): Uint8Array<ArrayBuffer> {
   const opts = withDefaults(options);
   const g = gTemplates(opts);
-  return encodeModule([chunksFunction(opts, g.chunks), xofFunction(g.simd), oneFunction(g.scalar)], {
+  return encodeModule([chunksFunction(g.chunks), xofFunction(g.simd), oneFunction(g.scalar)], {
     name: 'memory',
     pages: HASH_PAGES,
   });

@@ -9,8 +9,6 @@ export type I32 = Local<'i32'>;
 export type V128 = Local<'v128'>;
 
 export type KernelOptions = {
-  /** Groups of 4 chunks hashed side by side per loop step (1: 4 chunks, 2: 8 chunks). */
-  readonly interleave?: 1 | 2;
   /**
    * Instruction order of the rounds: each G whole, one after the other ('g'), or the four G
    * functions of a column or diagonal pass advanced one step at a time ('steps').
