@@ -2,7 +2,8 @@
 // table written once, so a batch costs only the kernel calls. Node only: it reaches into the
 // package's internals for the kernel's batch piece and its job writer.
 import { manyModule } from '../../packages/core/src/wasm/_generator.ts';
-import { MANY_IN_LEN, MANY_MAX_MESSAGES, type KernelExports } from '../../packages/core/src/wasm/_layout.ts';
+import type { KernelExports } from '../../packages/core/src/wasm/_layout.ts';
+import { MANY_IN_LEN, MANY_MAX_MESSAGES } from '../../packages/core/src/wasm/_many-layout.ts';
 import { wasmManyJobs } from '../../packages/core/src/wasm/_many.ts';
 
 const CHUNK_LEN = 1024;

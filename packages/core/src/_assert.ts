@@ -56,7 +56,7 @@ export function anOutputLen(value: unknown, name: string): number {
   const n = anumber(value, name);
   if (n > MAX_OUTPUT_LEN) {
     throw new RangeError(
-      `${name} must be at most 2^30 (${MAX_OUTPUT_LEN}) bytes for one output; read longer outputs from reader() in pieces, got ${n}`,
+      `${name} must be at most 2^30 (${MAX_OUTPUT_LEN}) bytes; longer outputs come from reader(), got ${n}`,
     );
   }
   return n;
@@ -99,9 +99,7 @@ export function aLiveBuffer(buffer: ArrayBufferLike, name: string): void {
 }
 
 function detachedError(name: string): TypeError {
-  return new TypeError(
-    `${name} is a view of a detached ArrayBuffer (transferred, e.g. posted to a worker), got no bytes to read`,
-  );
+  return new TypeError(`${name} is a view of a detached ArrayBuffer (transferred), got no bytes`);
 }
 
 // The engine's own check: %TypedArray%.prototype.at and DataView's byteLength throw a TypeError for

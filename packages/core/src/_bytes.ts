@@ -26,7 +26,7 @@ export function utf8(s: string, name: string): Uint8Array {
   if (!isWellFormed(s)) {
     const at = LONE_SURROGATE.exec(s)!.index;
     throw new TypeError(
-      `${name} must be a well-formed string: a lone surrogate (at index ${at}) has no UTF-8 encoding, and TextEncoder would replace it with U+FFFD, got a string of length ${s.length}`,
+      `${name} must be a well-formed string: a lone surrogate (at index ${at}) has no UTF-8, got a string of length ${s.length}`,
     );
   }
   return (encoder ??= new TextEncoder()).encode(s);

@@ -1,5 +1,5 @@
 import { compress } from './_compress.js';
-import { BLOCK_LEN, CHUNK_LEN, MAX_DEPTH, PARENT } from './_constants.js';
+import { BLOCK_LEN, CHUNK_LEN, MAX_DEPTH, PARENT, TWO_POW_32 } from './_constants.js';
 import { MAX_CALL_CHUNKS } from './_kernels.js';
 import type { Output } from './_output.js';
 import { chunkKernels, singleChunkKernels } from './backend.js';
@@ -17,7 +17,7 @@ const GROUP_LEN = GROUP_CHUNKS * CHUNK_LEN;
 function popcount(n: number): number {
   let c = 0;
   for (let w = n >>> 0; w !== 0; c++) w &= w - 1;
-  for (let w = Math.floor(n / 0x100000000); w !== 0; c++) w &= w - 1;
+  for (let w = Math.floor(n / TWO_POW_32); w !== 0; c++) w &= w - 1;
   return c;
 }
 

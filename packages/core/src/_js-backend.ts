@@ -1,10 +1,9 @@
 import { compress } from './_compress.js';
-import { BLOCK_LEN, CHUNK_END, CHUNK_LEN, CHUNK_START, PARENT, ROOT } from './_constants.js';
+import { BLOCK_LEN, CHUNK_END, CHUNK_LEN, CHUNK_START, PARENT, ROOT, TWO_POW_32 } from './_constants.js';
 import { alignedWords, LITTLE_ENDIAN, wordsToBytes } from './_bytes.js';
 import { MAX_CALL_CHUNKS, type Kernels } from './_kernels.js';
 import { compressChunkBlocks, Node } from './_node.js';
 
-const TWO_POW_32 = 0x100000000;
 let cvs: Uint32Array | undefined;
 let blockScratch: Uint32Array | undefined;
 const node = new Node();

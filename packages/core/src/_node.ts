@@ -1,9 +1,8 @@
 import { compress } from './_compress.js';
-import { BLOCK_LEN, CHUNK_END, CHUNK_START, ROOT } from './_constants.js';
+import { BLOCK_LEN, CHUNK_END, CHUNK_START, ROOT, TWO_POW_32 } from './_constants.js';
 import { alignedWords, LITTLE_ENDIAN, swapWords } from './_bytes.js';
 import type { KernelNode } from './_kernels.js';
 
-const TWO_POW_32 = 0x100000000;
 const scratch = new Uint32Array(16);
 const scratch8 = new Uint8Array(scratch.buffer);
 

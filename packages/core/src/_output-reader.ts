@@ -21,7 +21,7 @@ export class OutputReader {
 
   set position(value: bigint | number) {
     const p = auint(value, 'position');
-    if (p > XOF_END) throw new RangeError(`position must be at most 2^64 (the end of the output stream), got ${p}n`);
+    if (p > XOF_END) throw new RangeError(`position must be at most 2^64, got ${p}n`);
     this.#position = p;
   }
 
@@ -37,9 +37,7 @@ export class OutputReader {
     const bytes = abytes(out, 'out');
     const end = this.#position + BigInt(bytes.length);
     if (end > XOF_END)
-      throw new RangeError(
-        `cannot read ${bytes.length} bytes at position ${this.#position}n: the output stream ends at 2^64`,
-      );
+      throw new RangeError(`cannot read ${bytes.length} bytes at position ${this.#position}n: the stream ends at 2^64`);
     this.#output.rootBytesAt(bytes, this.#position);
     this.#position = end;
   }

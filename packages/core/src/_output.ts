@@ -1,10 +1,8 @@
 import { compress } from './_compress.js';
-import { BLOCK_LEN, ROOT } from './_constants.js';
+import { BLOCK_LEN, ROOT, TWO_POW_32 } from './_constants.js';
 import { LITTLE_ENDIAN, wordsToBytes } from './_bytes.js';
 import { Node } from './_node.js';
 import { xofKernels } from './backend.js';
-
-const TWO_POW_32 = 0x100000000;
 
 /** The root or a subtree's top node, read as output: a chaining value or any number of output bytes. */
 export class Output extends Node {

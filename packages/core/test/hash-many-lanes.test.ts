@@ -6,7 +6,7 @@ import { blake3, hashMany, hashManyInto, type Blake3Opts } from '@blake3-web/cor
 import { Random, testSeed } from '@blake3-web/testkit';
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { MANY_IN_LEN, MANY_MAX_JOBS, MANY_MAX_MESSAGES } from '../src/wasm/_layout.ts';
+import { MANY_IN_LEN, MANY_MAX_JOBS, MANY_MAX_MESSAGES } from '../src/wasm/_many-layout.ts';
 import { forEachBackend } from './_backends.ts';
 
 const seed = testSeed() ^ 0x5eed;

@@ -163,7 +163,7 @@ describe('backend selection', () => {
       run(
         precompiled + refuseCompilation,
         `const { encodeModule, FunctionBody } = await import(${JSON.stringify(new URL('../dist/wasm/_module.js', import.meta.url).href)});
-const { PAGES } = await import(${JSON.stringify(new URL('../dist/wasm/_layout.js', import.meta.url).href)});
+const { PAGES } = await import(${JSON.stringify(new URL('../dist/wasm/_many-layout.js', import.meta.url).href)});
 const i32s = (n) => Array(n).fill('i32');
 // The kernel's exports, names and arities, with functions that do nothing; then with one page too few.
 const fns = [['chunks', 5], ['xof', 5], ['many', 3], ['one', 2]].map(([name, n]) => ({ name, type: { params: i32s(n), results: [] }, body: new FunctionBody(n) }));

@@ -3,16 +3,12 @@
 // shuffles. Each helper appends instructions to a function body.
 import { IV } from '../_constants.js';
 import { FunctionBody, type Local, type Template } from './_module.js';
-import { I32X4_ADD, I32X4_LT_U, I32X4_SHL, I32X4_SHR_U, I32X4_SPLAT, I32X4_SUB, I32_ADD, I32_ROTR, I32_XOR, V128_LOAD, V128_LOAD32_LANE, V128_LOAD32_ZERO, V128_OR, V128_XOR } from './_opcodes.js';
+import { I32X4_ADD, I32X4_LT_U, I32X4_SHL, I32X4_SHR_U, I32X4_SPLAT, I32X4_SUB, I32_ADD, I32_ROTR, I32_XOR, V128_LOAD, V128_OR, V128_XOR } from './_opcodes.js';
 
 export type I32 = Local<'i32'>;
 export type V128 = Local<'v128'>;
 
 export type KernelOptions = {
-  /** How message words are gathered across lanes: 16-byte loads + 4x4 transposes, or one 4-byte load per lane. */
-  readonly loads?: 'transpose' | 'lanes';
-  /** Groups of 4 chunks hashed side by side per loop step (1: 4 chunks, 2: 8 chunks). */
-  readonly interleave?: 1 | 2;
   /**
    * Instruction order of the rounds: each G whole, one after the other ('g'), or the four G
    * functions of a column or diagonal pass advanced one step at a time ('steps').
@@ -60,68 +56,40 @@ const shuffleRotate: Rotate = (f, t, n) =>
   n === 16 || n === 8 ? f.tee(t).get(t).shuffle(n === 16 ? ROT16 : ROT8) : shiftRotate(f, t, n);
 
 /**
- * One G function (the reference's `g`) on slots a, b, c, d (state), mx, my (message) and t
- * (scratch), on 4 lanes: mixes a column or diagonal of the state with two message words.
- * Stack code: each line leaves its result for the next (`tee`). Recorded once, replayed on each
- * G's locals.
+ * The G function (the reference's `g`) on slots a, b, c, d (state), mx, my (message) and t
+ * (scratch), as templates of `perTemplate` of its 8 steps, recorded once and replayed on each G's
+ * locals; `rotate` rotates 4 lanes, or without it the steps are scalar, with the engine's native
+ * rotate. Within a chain of `chain` steps each step takes the last one's result from the stack
+ * (`tee`); one template per step leaves nothing on the stack, so replaying step k of the four G
+ * functions of a pass before step k + 1 gives four independent chains side by side, as the
+ * reference's SSE4.1 rounds do.
  */
-function gTemplate(rotate: Rotate): Template {
+function gSteps(rotate: Rotate | undefined, chain: number, perTemplate: number): Template[] {
   const [a, b, c, d, mx, my, t] = range(7);
-  const f = new FunctionBody(0);
-  const add = () => f.simd(I32X4_ADD);
-  const xor = () => f.simd(V128_XOR);
-  const rotr = (n: number) => rotate(f, t, n);
-  f.get(a).get(b), add(), f.get(mx), add(), f.tee(a); // a = a + b + mx
-  f.get(d), xor(), rotr(16), f.tee(d); //                d = (d ^ a) >>> 16
-  f.get(c), add(), f.tee(c); //                          c = c + d
-  f.get(b), xor(), rotr(12), f.tee(b); //                b = (b ^ c) >>> 12
-  f.get(a), add(), f.get(my), add(), f.tee(a); //        a = a + b + my
-  f.get(d), xor(), rotr(8), f.tee(d); //                 d = (d ^ a) >>> 8
-  f.get(c), add(), f.tee(c); //                          c = c + d
-  f.get(b), xor(), rotr(7), f.set(b); //                 b = (b ^ c) >>> 7
-  return f.template();
-}
-
-/**
- * The SIMD G as its 8 steps, each a template on the same slots as `gTemplate` that leaves nothing
- * on the stack: replaying step k of the four G functions of a pass before step k + 1 gives four
- * independent chains side by side, as the reference's SSE4.1 rounds do.
- */
-function gStepTemplates(rotate: Rotate): Template[] {
-  const [a, b, c, d, mx, my, t] = range(7);
-  const step = (emit: (f: FunctionBody) => unknown): Template => {
-    const f = new FunctionBody(0);
-    emit(f);
-    return f.template();
-  };
-  const add = (f: FunctionBody) => f.simd(I32X4_ADD);
-  const xor = (f: FunctionBody) => f.simd(V128_XOR);
-  return [
-    step((f) => (f.get(a).get(b), add(f), f.get(mx), add(f), f.set(a))), //  a = a + b + mx
-    step((f) => (f.get(d).get(a), xor(f), rotate(f, t, 16), f.set(d))), //   d = (d ^ a) >>> 16
-    step((f) => (f.get(c).get(d), add(f), f.set(c))), //                     c = c + d
-    step((f) => (f.get(b).get(c), xor(f), rotate(f, t, 12), f.set(b))), //   b = (b ^ c) >>> 12
-    step((f) => (f.get(a).get(b), add(f), f.get(my), add(f), f.set(a))), //  a = a + b + my
-    step((f) => (f.get(d).get(a), xor(f), rotate(f, t, 8), f.set(d))), //    d = (d ^ a) >>> 8
-    step((f) => (f.get(c).get(d), add(f), f.set(c))), //                     c = c + d
-    step((f) => (f.get(b).get(c), xor(f), rotate(f, t, 7), f.set(b))), //    b = (b ^ c) >>> 7
-  ];
-}
-
-/** The scalar G: the same mixing on i32 locals, with the engine's native rotate (no scratch slot). */
-function gScalarTemplate(): Template {
-  const [a, b, c, d, mx, my] = range(6);
-  const f = new FunctionBody(0);
-  const add = () => f.op(I32_ADD);
-  const xor = () => f.op(I32_XOR);
-  const rotr = (n: number) => f.i32(n).op(I32_ROTR);
-  for (const [m, r1, r2] of [[mx, 16, 12], [my, 8, 7]]) {
-    f.get(a).get(b), add(), f.get(m), add(), f.tee(a); // a = a + b + m
-    f.get(d), xor(), rotr(r1), f.tee(d); //               d = (d ^ a) >>> 16 (8)
-    f.get(c), add(), f.tee(c); //                         c = c + d
-    f.get(b), xor(), rotr(r2), f.set(b); //               b = (b ^ c) >>> 12 (7)
-  }
-  return f.template();
+  const templates: Template[] = [];
+  let f = new FunctionBody(0);
+  // [target, other operand, message slot or rotation]: a = a + b + mx, d = (d ^ a) >>> 16,
+  // c = c + d, b = (b ^ c) >>> 12, a = a + b + my, d = (d ^ a) >>> 8, c = c + d, b = (b ^ c) >>> 7.
+  const steps = [[a, b, mx], [d, a, 16], [c, d], [b, c, 12], [a, b, my], [d, a, 8], [c, d], [b, c, 7]];
+  steps.forEach(([x, y, z], i) => {
+    const add = () => (rotate ? f.simd(I32X4_ADD) : f.op(I32_ADD));
+    f.get(x);
+    if (i % chain === 0) f.get(y);
+    if (i & 1) {
+      if (rotate) rotate(f.simd(V128_XOR), t, z);
+      else f.op(I32_XOR).i32(z).op(I32_ROTR);
+    } else {
+      add();
+      if (z !== undefined) f.get(z), add();
+    }
+    if ((i + 1) % chain > 0) {
+      f.tee(x);
+    } else {
+      f.set(x);
+      if ((i + 1) % perTemplate === 0) templates.push(f.template()), (f = new FunctionBody(0));
+    }
+  });
+  return templates;
 }
 
 /**
@@ -130,10 +98,10 @@ function gScalarTemplate(): Template {
  */
 export type Gs = { readonly simd: Template; readonly chunks: Template | readonly Template[]; readonly scalar: Template };
 export function gTemplates(opts: Required<KernelOptions>): Gs {
-  const simd = gTemplate(shuffleRotate);
+  const [simd] = gSteps(shuffleRotate, 8, 8);
   const rotate = opts.rotate === 'shift' ? shiftRotate : shuffleRotate;
-  const chunks = opts.order === 'steps' ? gStepTemplates(rotate) : opts.rotate === 'shift' ? gTemplate(rotate) : simd;
-  return { simd, chunks, scalar: gScalarTemplate() };
+  const chunks = opts.order === 'steps' ? gSteps(rotate, 1, 1) : opts.rotate === 'shift' ? gSteps(rotate, 8, 8)[0] : simd;
+  return { simd, chunks, scalar: gSteps(undefined, 4, 8)[0] };
 }
 
 /** The state and message locals of a compression: 4-lane v128 ones (with scratch `t`) or scalar i32 ones. */
@@ -180,15 +148,7 @@ export function transpose(f: FunctionBody, rows: readonly V128[], out: readonly 
 }
 
 /** Loads one 64-byte block of each of 4 lanes, at `ptr + lane * stride`, into the message vectors. */
-export function loadMessage(f: FunctionBody, L: Lanes, ptr: I32, stride: number, opts: Required<KernelOptions>, tmp: readonly V128[], offset = 0): void {
-  if (opts.loads === 'lanes') {
-    for (let j = 0; j < 16; j++) {
-      f.get(ptr).get(ptr).get(ptr).get(ptr).simdMem(V128_LOAD32_ZERO, offset + 4 * j);
-      for (let lane = 1; lane < 4; lane++) f.simdMemLane(V128_LOAD32_LANE, lane, offset + lane * stride + 4 * j);
-      f.set(L.m[j]);
-    }
-    return;
-  }
+export function loadMessage(f: FunctionBody, L: Lanes, ptr: I32, stride: number, tmp: readonly V128[], offset = 0): void {
   for (let q = 0; q < 4; q++) {
     for (let lane = 0; lane < 4; lane++) f.get(ptr).simdMem(V128_LOAD, offset + lane * stride + 16 * q).set(L.r[lane]);
     transpose(f, L.r, L.m.slice(4 * q, 4 * q + 4), tmp);

@@ -2,10 +2,11 @@
 import { BLOCK_LEN, CHUNK_END, CHUNK_START, PARENT, ROOT } from '../_constants.js';
 import type { ManyJobs } from '../_kernels.js';
 import { initIv, lanes, rounds, transpose } from './_lanes.js';
+import { KEY_PTR, type KernelExports } from './_layout.js';
 import {
-  KEY_PTR, LANE_BLEN, LANE_CTR, LANE_FINAL, LANE_FLAGS, LANE_LAST, LANE_LEFT, LANE_OUT, LANE_PTR, MANY_CV, MANY_CV_SLOTS, MANY_DUMMY, MANY_H,
-  MANY_HI_DELTA, MANY_IN, MANY_IN_LEN, MANY_JOB_WORDS, MANY_JOBS, MANY_MAX_JOBS, MANY_MAX_MESSAGES, MANY_OUT, MANY_W2, type KernelExports,
-} from './_layout.js';
+  LANE_BLEN, LANE_CTR, LANE_FINAL, LANE_FLAGS, LANE_LAST, LANE_LEFT, LANE_OUT, LANE_PTR, MANY_CV, MANY_CV_SLOTS, MANY_DUMMY, MANY_H,
+  MANY_HI_DELTA, MANY_IN, MANY_IN_LEN, MANY_JOB_WORDS, MANY_JOBS, MANY_MAX_JOBS, MANY_MAX_MESSAGES, MANY_OUT, MANY_W2,
+} from './_many-layout.js';
 import { func, type FuncDef, type Template } from './_module.js';
 import { BLOCK, BR, BR_IF, ELSE, END, I32_ADD, I32_AND, I32_EQ, I32_EQZ, I32_LOAD, I32_LT_U, I32_OR, I32_SHL, I32_SHR_U, I32_STORE, I32_SUB, I32_XOR, IF, LOOP, SELECT, V128_LOAD, V128_STORE, V128_XOR } from './_opcodes.js';
 

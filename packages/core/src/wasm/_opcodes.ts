@@ -1,14 +1,15 @@
 // The WebAssembly opcodes the kernels use, named after their text-format names (core spec 5.4,
 // SIMD proposal as merged in WebAssembly 2.0): `I32X4_SHR_U` is `i32x4.shr_u`. Only what is
-// emitted is listed. Plain constants rather than tables keyed by name: bundlers inline them at
-// the call sites, so neither the names nor a table reach a bundle. Each kind has its own type,
-// so an opcode passed to another kind's method is a type error, not a wrong byte in a module.
+// emitted is listed. Plain constants rather than tables keyed by name: neither the names nor a
+// table reach a bundle (esbuild 0.28 keeps one short variable per opcode rather than inlining
+// it). Each kind has its own type, so an opcode passed to another kind's method is a type
+// error, not a wrong byte in a module.
 
 /** An opcode of one instruction kind. */
 type Opcode<K extends string> = number & { readonly kind?: K };
 
 /** Value types (core spec 5.3.1). */
-export const valType = { i32: 0x7f, i64: 0x7e, f32: 0x7d, f64: 0x7c, v128: 0x7b } as const;
+export const valType = { i32: 0x7f, v128: 0x7b } as const;
 export type ValType = keyof typeof valType;
 
 /** Single-byte instructions without immediates. */
@@ -72,11 +73,6 @@ export type SimdMemOp = Opcode<'simdMem'>;
 export const V128_LOAD = 0x00 as SimdMemOp;
 export const V128_LOAD32_SPLAT = 0x09 as SimdMemOp;
 export const V128_STORE = 0x0b as SimdMemOp;
-export const V128_LOAD32_ZERO = 0x5c as SimdMemOp;
-
-/** SIMD memory access to one lane (followed by a memarg, then the lane index byte). */
-export type SimdMemLaneOp = Opcode<'simdMemLane'>;
-export const V128_LOAD32_LANE = 0x56 as SimdMemLaneOp;
 
 /** The prefix byte of every SIMD instruction; the sub-opcode follows as a u32 LEB128. */
 export const SIMD_PREFIX = 0xfd;

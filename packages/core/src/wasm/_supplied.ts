@@ -2,7 +2,7 @@ import { describe } from '../_assert.js';
 import { BLOCK_LEN, CHUNK_END, CHUNK_LEN, CHUNK_START, IV } from '../_constants.js';
 import { jsKernels } from '../_js-backend.js';
 import type { KernelNode, Kernels } from '../_kernels.js';
-import { PAGES } from './_layout.js';
+import { PAGES } from './_many-layout.js';
 import { wasmManyJobs } from './_many.js';
 import { wrap } from './_wasm-backend.js';
 
