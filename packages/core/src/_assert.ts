@@ -80,13 +80,37 @@ export function abytes(value: unknown, name: string, length?: number): Uint8Arra
  * an unreadable one always reads as empty, so 16-64 byte inputs hash as fast as before.
  */
 export function viewBytes(view: ArrayBufferView, name: string): Uint8Array {
-  if (view instanceof Uint8Array) {
+  if (isPlainBytes(view)) {
     if (view.length === 0) aReadableView(view, name);
     return view;
   }
-  // Before byteOffset, which reads as 0 (or throws a nameless TypeError for a DataView).
+  // Any other view (a subclass, another realm's array, a DataView) is read through the engine's
+  // own getters: a subclass may override length, subarray or buffer, and must hash as its bytes.
   aReadableView(view, name);
-  return new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+  return new Uint8Array(own(view, 'buffer'), own(view, 'byteOffset'), own(view, 'byteLength'));
+}
+
+/**
+ * A Uint8Array (or Node's Buffer) of this realm, whose length and methods are the engine's own:
+ * the fast path that hashes it as it is.
+ */
+export function isPlainBytes(value: unknown): value is Uint8Array {
+  if (!(value instanceof Uint8Array)) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Uint8Array.prototype || proto === NODE_BUFFER;
+}
+
+// Node's Buffer (or a bundled polyfill of it) keeps the meaning of what hashing reads.
+const NODE_BUFFER: unknown = (globalThis as { Buffer?: { prototype: unknown } }).Buffer?.prototype;
+
+const TYPED_ARRAY: object = Object.getPrototypeOf(Uint8Array.prototype);
+const getter = (proto: object, key: PropertyKey) =>
+  Object.getOwnPropertyDescriptor(proto, key)!.get as (this: ArrayBufferView) => never;
+const typedArrayTag = getter(TYPED_ARRAY, Symbol.toStringTag);
+
+/** A view's buffer, byteOffset or byteLength as the engine knows it (typed array or DataView, any realm). */
+function own<K extends 'buffer' | 'byteOffset' | 'byteLength'>(view: ArrayBufferView, key: K): ArrayBufferView[K] {
+  return getter(typedArrayTag.call(view) ? TYPED_ARRAY : DataView.prototype, key).call(view);
 }
 
 /**
@@ -104,7 +128,7 @@ function detachedError(name: string): TypeError {
 
 // The engine's own check: %TypedArray%.prototype.at and DataView's byteLength throw a TypeError for
 // a view of a detached buffer or one past the end of its shrunk buffer, and only then.
-const typedArrayAt = Object.getPrototypeOf(Uint8Array.prototype).at as (this: ArrayBufferView, i: number) => unknown;
+const typedArrayAt = (TYPED_ARRAY as { at: (this: ArrayBufferView, i: number) => unknown }).at;
 
 /**
  * Throws when `view` cannot be read: its buffer was detached, or it is a resizable ArrayBuffer that
@@ -112,11 +136,12 @@ const typedArrayAt = Object.getPrototypeOf(Uint8Array.prototype).at as (this: Ar
  * the empty input.
  */
 function aReadableView(view: ArrayBufferView, name: string): void {
-  const buffer = view.buffer;
+  const buffer = own(view, 'buffer');
   if (buffer.byteLength === 0 && isDetached(buffer)) throw detachedError(name);
   try {
-    if (view instanceof DataView) void view.byteLength;
-    else typedArrayAt.call(view, 0);
+    // For a typed array, `at` checks the view against its buffer; for a DataView, byteLength does.
+    if (typedArrayTag.call(view)) typedArrayAt.call(view, 0);
+    else own(view, 'byteLength');
   } catch {
     throw new TypeError(`${name} is a view past the end of its ArrayBuffer, shrunk to ${buffer.byteLength} bytes`);
   }

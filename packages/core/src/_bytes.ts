@@ -1,4 +1,4 @@
-import { aLiveBuffer, describe, viewBytes } from './_assert.js';
+import { aLiveBuffer, describe, isPlainBytes, viewBytes } from './_assert.js';
 
 export type Input = Uint8Array | ArrayBufferView | ArrayBufferLike | string;
 
@@ -9,7 +9,7 @@ let encoder: TextEncoder | undefined;
 
 /** Views any supported input as bytes without copying; strings are encoded as UTF-8. */
 export function toBytes(input: unknown, name: string): Uint8Array {
-  if (input instanceof Uint8Array && input.length !== 0) return input;
+  if (isPlainBytes(input) && input.length !== 0) return input;
   if (typeof input === 'string') return utf8(input, name);
   if (ArrayBuffer.isView(input)) return viewBytes(input, name);
   if (isArrayBuffer(input)) {

@@ -1,4 +1,4 @@
-import { abytes, describe } from './_assert.js';
+import { abytes, describe, isPlainBytes } from './_assert.js';
 import { toBytes, type Input } from './_bytes.js';
 import { BLOCK_LEN, CHUNK_LEN } from './_constants.js';
 import { HasherState } from './_hasher-state.js';
@@ -152,7 +152,7 @@ function snapshotInputs(inputs: unknown): Uint8Array[] {
   for (let i = 0; i < n; i++) {
     const x = (inputs as readonly unknown[])[i];
     // toBytes's own first case, without building the argument's name for every message.
-    bytes[i] = x instanceof Uint8Array && x.length !== 0 ? x : toBytes(x, `inputs[${i}]`);
+    bytes[i] = isPlainBytes(x) && x.length !== 0 ? x : toBytes(x, `inputs[${i}]`);
   }
   return bytes;
 }

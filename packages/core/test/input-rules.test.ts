@@ -185,6 +185,72 @@ describe('views past the end of a shrunk resizable buffer are a TypeError naming
   });
 });
 
+describe('a subclass of a typed array or DataView hashes as the bytes it holds, whatever it overrides', () => {
+  // Each subclass lies about its size or its bytes through what it overrides; the engine's view of
+  // its memory is the truth. Lengths cover the JS path, the scalar kernel and the SIMD kernel.
+  class ShortLength extends Uint8Array {
+    override get length(): number {
+      return 3;
+    }
+  }
+  class LongLength extends Uint8Array {
+    override get length(): number {
+      return super.length + 224;
+    }
+  }
+  class OtherSubarray extends Uint8Array {
+    override subarray(begin = 0, end = this.length): Uint8Array<ArrayBuffer> {
+      return new Uint8Array(end - begin);
+    }
+  }
+  class OtherBuffer extends Uint16Array {
+    override get buffer(): ArrayBuffer {
+      return new ArrayBuffer(4096);
+    }
+    override get byteLength(): number {
+      return 2;
+    }
+  }
+  const DataViewClass = DataView as new (buffer: ArrayBuffer, byteOffset?: number) => DataView;
+  class OtherDataView extends DataViewClass {
+    override get byteOffset(): number {
+      return 0;
+    }
+  }
+  const makers: [string, (bytes: Uint8Array) => ArrayBufferView][] = [
+    ['a length getter that says less', (b) => new ShortLength(b)],
+    ['a length getter that says more', (b) => new LongLength(b)],
+    ['a subarray that returns other bytes', (b) => new OtherSubarray(b)],
+    ['a Uint16Array whose buffer and byteLength lie', (b) => new OtherBuffer(b.slice().buffer)],
+    ['a DataView whose byteOffset lies', (b) => new OtherDataView(Uint8Array.of(9, 9, ...b).buffer, 2)],
+  ];
+  forEachBackend('subclassed views', () => {
+    for (const [what, make] of makers) {
+      it(`${what}: blake3, update, hashMany, hashManyInto, hashSubtree, keys`, () => {
+        for (const len of [64, 1000, 5000]) {
+          const bytes = paint(len);
+          const want = blake3(bytes);
+          const input = make(bytes) as Uint8Array;
+          assert.deepEqual(blake3(input), want, `blake3, ${len} bytes`);
+          assert.deepEqual(blake3.create().update(input).digest(), want, `update, ${len} bytes`);
+          assert.deepEqual(hashMany([input, bytes]), [want, want], `hashMany, ${len} bytes`);
+          const out = new Uint8Array(32);
+          hashManyInto([input], out);
+          assert.deepEqual(out, want, `hashManyInto, ${len} bytes`);
+          assert.deepEqual(hashSubtree(input, 0), hashSubtree(bytes, 0), `hashSubtree, ${len} bytes`);
+        }
+        const key = paint(32);
+        assert.deepEqual(blake3('abc', { key: make(key) as Uint8Array }), blake3('abc', { key }), 'opts.key');
+      });
+    }
+    it('an output array whose length lies receives the whole digest', () => {
+      const out = new ShortLength(32);
+      blake3.create().update('abc').digestInto(out);
+      assert.deepEqual(new Uint8Array(out.buffer), blake3('abc'));
+    });
+  });
+});
+
 describe('strings with lone surrogates are a TypeError naming the argument', () => {
   // TextEncoder replaces a lone surrogate with U+FFFD, so these would all hash alike.
   const lone = [

@@ -8,14 +8,14 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 const BUDGETS: readonly { name: string; code: string; minified: number; gzip: number }[] = [
-  { name: '@blake3-web/core (every export)', code: "export * from '@blake3-web/core';", minified: 40600, gzip: 13600 },
+  { name: '@blake3-web/core (every export)', code: "export * from '@blake3-web/core';", minified: 40800, gzip: 13700 },
   {
     name: '@blake3-web/core/hazmat (every export)',
     code: "export * from '@blake3-web/core/hazmat';",
-    minified: 37300,
-    gzip: 12300,
+    minified: 37600,
+    gzip: 12500,
   },
-  { name: 'blake3() alone', code: "export { blake3 } from '@blake3-web/core';", minified: 29800, gzip: 9600 },
+  { name: 'blake3() alone', code: "export { blake3 } from '@blake3-web/core';", minified: 30100, gzip: 9800 },
 ];
 
 describe('bundle size of the core entry points (esbuild, minified)', () => {
