@@ -13,7 +13,7 @@ import { CHUNK_END, CHUNK_START, DERIVE_KEY_MATERIAL, IV, KEYED_HASH, PARENT, RO
 import { jsKernels } from '../src/_js-backend.ts';
 import { MAX_CALL_CHUNKS, type Kernels } from '../src/_kernels.ts';
 import { Output } from '../src/_output.ts';
-import { kernelModule } from '../src/wasm/_generator.ts';
+import { kernelModule, type KernelOptions } from '../src/wasm/_generator.ts';
 import { wrap } from '../src/wasm/_wasm-backend.ts';
 
 const seed = testSeed();
@@ -39,15 +39,23 @@ const MODES: readonly { name: string; key: Uint32Array; flags: number }[] = [
 ];
 
 // Every call goes to WASM, even single chunks and single blocks (lanes 1-3 then hold garbage).
-/** Chunk-round shapes of the generator: interleaved groups, instruction order, rotations by 16 and 8. */
-const VARIANTS = [
-  [2, 'g', 'shuffle'],
-  [1, 'g', 'shuffle'],
-  [1, 'g', 'shift'],
-  [1, 'steps', 'shuffle'],
-  [1, 'steps', 'shift'],
-  [2, 'steps', 'shift'],
-] as const;
+/**
+ * Chunk-round shapes of the generator: interleaved groups, instruction order, rotations by 16 and
+ * 8, left shifts, and two groups paired in memory for V8's revectorizer.
+ */
+const VARIANTS: readonly KernelOptions[] = [
+  { interleave: 2, order: 'g', rotate: 'shuffle' },
+  { interleave: 1, order: 'g', rotate: 'shuffle' },
+  { interleave: 1, order: 'g', rotate: 'shift' },
+  { interleave: 1, order: 'steps', rotate: 'shuffle' },
+  { interleave: 1, order: 'steps', rotate: 'shift' },
+  { interleave: 2, order: 'steps', rotate: 'shift' },
+  { order: 'steps', rotate: 'shuffle', shl: 'mul' },
+  { order: 'g', rotate: 'shuffle', shl: 'mul' },
+  { order: 'steps', rotate: 'shift', shl: 'mul' },
+  { pairs: true },
+  { pairs: true, order: 'g', rotate: 'shuffle' },
+];
 const wasm: Kernels = wrap(new WebAssembly.Instance(new WebAssembly.Module(kernelModule())));
 
 /** The same bytes at byte offset `misalign` of a fresh buffer. */
@@ -88,23 +96,30 @@ describe(`wasm-simd kernel against the scalar kernel (seed ${seed})`, () => {
     }
   });
 
-  it('every kernel variant (loads, interleave, order, rotate) agrees with the scalar kernel', () => {
+  it('every kernel variant (loads, interleave, order, rotate, shl, pairs) agrees with the scalar kernel', () => {
+    const modules = new Set<string>();
     for (const loads of ['transpose', 'lanes'] as const) {
-      for (const [interleave, order, rotate] of VARIANTS) {
-        const options = { loads, interleave, order, rotate };
-        const k = wrap(new WebAssembly.Instance(new WebAssembly.Module(kernelModule(options))));
+      for (const variant of VARIANTS) {
+        const options = { loads, ...variant };
+        const bytes = kernelModule(options);
+        // An option the generator ignored would test the default shape twice.
+        modules.add(bytes.join());
+        const k = wrap(new WebAssembly.Instance(new WebAssembly.Module(bytes)));
         for (const n of [1, 3, 4, 5, 8, 12, 13, 16, 28, 32, 64]) {
-          const data = rng.bytes(n * 1024);
-          const c = rng.pick(COUNTERS);
-          const merges = n % 4 === 0 ? Math.log2(n & -n) : 0;
-          const expected = new Uint32Array(n * 8),
-            got = new Uint32Array(n * 8);
-          jsKernels.chunks(data, 0, n, c, MODES[1].key, KEYED_HASH, merges, expected, 0);
-          k.chunks(data, 0, n, c, MODES[1].key, KEYED_HASH, merges, got, 0);
-          assert.deepEqual(got, expected, `${JSON.stringify(options)}: n=${n} counter=${c}`);
+          // Every counter where a group's count is one of the edges, a random one otherwise.
+          for (const c of n === 12 || n === 64 ? COUNTERS : [rng.pick(COUNTERS)]) {
+            const data = rng.bytes(n * 1024);
+            const merges = n % 4 === 0 ? Math.log2(n & -n) : 0;
+            const expected = new Uint32Array(n * 8),
+              got = new Uint32Array(n * 8);
+            jsKernels.chunks(data, 0, n, c, MODES[1].key, KEYED_HASH, merges, expected, 0);
+            k.chunks(data, 0, n, c, MODES[1].key, KEYED_HASH, merges, got, 0);
+            assert.deepEqual(got, expected, `${JSON.stringify(options)}: n=${n} counter=${c}`);
+          }
         }
       }
     }
+    assert.equal(modules.size, 2 * VARIANTS.length, 'every variant generates a module of its own');
   });
 
   it('singleChunk (scalar `one`, and the JS chunk state): every length 0-1024, all modes, every dkLen to 32, misaligned, over stale input', () => {

@@ -25,6 +25,8 @@ const withDefaults = (options: KernelOptions): Required<KernelOptions> => ({
   interleave: options.interleave ?? 1,
   order: options.order ?? 'steps',
   rotate: options.rotate ?? 'shift',
+  pairs: options.pairs ?? false,
+  shl: options.shl ?? 'shift',
 });
 
 /** The whole kernel module's bytes (`dist/kernel.wasm`); deterministic for given options. */

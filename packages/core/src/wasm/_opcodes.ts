@@ -66,6 +66,7 @@ export const I32X4_SHL = 0xab as SimdOp;
 export const I32X4_SHR_U = 0xad as SimdOp;
 export const I32X4_ADD = 0xae as SimdOp;
 export const I32X4_SUB = 0xb1 as SimdOp;
+export const I32X4_MUL = 0xb5 as SimdOp;
 
 /** SIMD memory access (followed by a memarg). */
 export type SimdMemOp = Opcode<'simdMem'>;
