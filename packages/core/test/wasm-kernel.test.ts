@@ -14,6 +14,7 @@ import { jsKernels } from '../src/_js-backend.ts';
 import { MAX_CALL_CHUNKS, type Kernels } from '../src/_kernels.ts';
 import { Output } from '../src/_output.ts';
 import { kernelModule, type KernelOptions } from '../src/wasm/_generator.ts';
+import { pairedHashModule } from '../src/wasm/_paired.ts';
 import { wrap } from '../src/wasm/_wasm-backend.ts';
 
 const seed = testSeed();
@@ -41,9 +42,9 @@ const MODES: readonly { name: string; key: Uint32Array; flags: number }[] = [
 // Every call goes to WASM, even single chunks and single blocks (lanes 1-3 then hold garbage).
 /**
  * Chunk-round shapes of the generator: interleaved groups, instruction order, rotations by 16 and
- * 8, left shifts, and two groups paired in memory for V8's revectorizer.
+ * 8, left shifts; `paired`: two groups paired in memory for V8's revectorizer (_paired.ts).
  */
-const VARIANTS: readonly KernelOptions[] = [
+const VARIANTS: readonly (KernelOptions & { paired?: true })[] = [
   { interleave: 2, order: 'g', rotate: 'shuffle' },
   { interleave: 1, order: 'g', rotate: 'shuffle' },
   { interleave: 1, order: 'g', rotate: 'shift' },
@@ -53,8 +54,8 @@ const VARIANTS: readonly KernelOptions[] = [
   { order: 'steps', rotate: 'shuffle', shl: 'mul' },
   { order: 'g', rotate: 'shuffle', shl: 'mul' },
   { order: 'steps', rotate: 'shift', shl: 'mul' },
-  { pairs: true },
-  { pairs: true, order: 'g', rotate: 'shuffle' },
+  { paired: true },
+  { paired: true, order: 'g', rotate: 'shuffle' },
 ];
 const wasm: Kernels = wrap(new WebAssembly.Instance(new WebAssembly.Module(kernelModule())));
 
@@ -96,12 +97,12 @@ describe(`wasm-simd kernel against the scalar kernel (seed ${seed})`, () => {
     }
   });
 
-  it('every kernel variant (loads, interleave, order, rotate, shl, pairs) agrees with the scalar kernel', () => {
+  it('every kernel variant (loads, interleave, order, rotate, shl, paired) agrees with the scalar kernel', () => {
     const modules = new Set<string>();
     for (const loads of ['transpose', 'lanes'] as const) {
-      for (const variant of VARIANTS) {
+      for (const { paired, ...variant } of VARIANTS) {
         const options = { loads, ...variant };
-        const bytes = kernelModule(options);
+        const bytes = paired ? pairedHashModule(options) : kernelModule(options);
         // An option the generator ignored would test the default shape twice.
         modules.add(bytes.join());
         const k = wrap(new WebAssembly.Instance(new WebAssembly.Module(bytes)));
@@ -114,7 +115,11 @@ describe(`wasm-simd kernel against the scalar kernel (seed ${seed})`, () => {
               got = new Uint32Array(n * 8);
             jsKernels.chunks(data, 0, n, c, MODES[1].key, KEYED_HASH, merges, expected, 0);
             k.chunks(data, 0, n, c, MODES[1].key, KEYED_HASH, merges, got, 0);
-            assert.deepEqual(got, expected, `${JSON.stringify(options)}: n=${n} counter=${c}`);
+            assert.deepEqual(
+              got,
+              expected,
+              `${paired ? 'paired ' : ''}${JSON.stringify(options)}: n=${n} counter=${c}`,
+            );
           }
         }
       }

@@ -8,14 +8,14 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 const BUDGETS: readonly { name: string; code: string; minified: number; gzip: number }[] = [
-  { name: '@blake3-web/core (every export)', code: "export * from '@blake3-web/core';", minified: 43900, gzip: 14700 },
+  { name: '@blake3-web/core (every export)', code: "export * from '@blake3-web/core';", minified: 44200, gzip: 14900 },
   {
     name: '@blake3-web/core/hazmat (every export)',
     code: "export * from '@blake3-web/core/hazmat';",
-    minified: 40600,
-    gzip: 13500,
+    minified: 40900,
+    gzip: 13700,
   },
-  { name: 'blake3() alone', code: "export { blake3 } from '@blake3-web/core';", minified: 33300, gzip: 10900 },
+  { name: 'blake3() alone', code: "export { blake3 } from '@blake3-web/core';", minified: 33600, gzip: 11100 },
 ];
 
 describe('bundle size of the core entry points (esbuild, minified)', () => {

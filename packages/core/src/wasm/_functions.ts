@@ -2,23 +2,45 @@
 // of chunks side by side), `xof` (root output blocks, 4 counters side by side) and `one` (a
 // single-chunk message on scalar locals).
 import { BLOCK_LEN, CHUNK_END, CHUNK_LEN, CHUNK_START, IV, PARENT, ROOT } from '../_constants.js';
-import { counters, initIv, lanes, loadMessage, range, rounds, transpose, words, type KernelOptions } from './_lanes.js';
+import { counters, initIv, lanes, loadMessage, range, rounds, transpose, words, type I32, type KernelOptions, type Lanes, type V128 } from './_lanes.js';
 import { CV_PTR, IN_PTR, KEY_PTR, ROOT_PTR, XOF_PTR } from './_layout.js';
-import { func, type FuncDef, type Template } from './_module.js';
+import { func, type FuncDef, type FunctionBody, type Template } from './_module.js';
 import { BLOCK, BR, BR_IF, END, I32X4_SPLAT, I32_ADD, I32_AND, I32_EQ, I32_EQZ, I32_GT_U, I32_LE_U, I32_LOAD, I32_LT_U, I32_MUL, I32_NE, I32_OR, I32_SHL, I32_SHR_U, I32_STORE, I32_SUB, I32_XOR, LOOP, SELECT, V128_LOAD, V128_LOAD32_SPLAT, V128_STORE, V128_XOR } from './_opcodes.js';
 
 // Parents from two word-sliced CV groups: left children are the even lanes, right the odd.
 const EVEN_LANES = words(0, 2, 4, 6);
 const ODD_LANES = words(1, 3, 5, 7);
 
+/** The locals of `chunks` that a loop over pairs of groups shares. */
+export type PairLoopContext = {
+  readonly f: FunctionBody;
+  readonly opts: Required<KernelOptions>;
+  readonly g: Template | readonly Template[];
+  readonly sets: readonly { readonly L: Lanes; readonly ctrLo: V128; readonly ctrHi: V128; readonly tmp: readonly V128[] }[];
+  readonly group: I32;
+  readonly groupEnd: I32;
+  readonly input: I32;
+  readonly out: I32;
+  readonly p: I32;
+  readonly b: I32;
+  readonly ctrLo: I32;
+  readonly ctrHi: I32;
+  readonly flags: I32;
+};
+
 /**
  * `chunks(n, counterLo, counterHi, flags, merges)`: hashes `n` (1 to MAX_CHUNKS) whole chunks
  * from IN_PTR, 4 at a time, the first with the 64-bit chunk counter given, then merges `merges`
  * levels of parents 4 at a time. Leaves n >> merges chaining values at CV_PTR (word-sliced).
+ * With `pairs`, that loop hashes two groups per step first (_paired.ts, not part of the library).
  */
-export function chunksFunction(opts: Required<KernelOptions>, g: Template | readonly Template[]): FuncDef {
+export function chunksFunction(
+  opts: Required<KernelOptions>,
+  g: Template | readonly Template[],
+  pairs?: (c: PairLoopContext) => void,
+): FuncDef {
   return func('chunks', { n: 'i32', ctrLo: 'i32', ctrHi: 'i32', flags: 'i32', merges: 'i32' }, (f, { n, ctrLo, ctrHi, flags, merges }) => {
-    const sets = range(opts.pairs ? 2 : opts.interleave).map(() => ({
+    const sets = range(pairs ? 2 : opts.interleave).map(() => ({
       L: lanes(f),
       h: f.locals('v128', 8),
       ctrLo: f.local('v128'),
@@ -74,65 +96,11 @@ export function chunksFunction(opts: Required<KernelOptions>, g: Template | read
       f.op(END);
     };
 
-    /**
-     * Two groups per iteration as one 8-lane stream (option `pairs`): the state words, message
-     * words, counters and flags of both groups wait in adjacent 16-byte slots of the XOF area
-     * (free while `chunks` runs), so each pair of 4-lane operations reads adjacent memory and
-     * the chaining values go back to adjacent slots after each block.
-     */
-    const pairLoop = () => {
-      const [A, B] = sets;
-      const slot = (word: number) => XOF_PTR + 32 * word; // state word 0-15, message word 16-31
-      const load = (word: number, i: number) => f.i32(0).simdMem(V128_LOAD, slot(word) + 16 * i);
-      const store = (word: number, i: number, value: () => unknown) => (f.i32(0), value(), f.simdMem(V128_STORE, slot(word) + 16 * i));
-      for (let j = 0; j < 4; j++) for (let i = 0; i < 2; i++) store(8 + j, i, () => f.v128i32x4([IV[j], IV[j], IV[j], IV[j]]));
-      for (let i = 0; i < 2; i++) store(14, i, () => f.v128i32x4([BLOCK_LEN, BLOCK_LEN, BLOCK_LEN, BLOCK_LEN]));
-      f.block(BLOCK);
-      f.block(LOOP);
-      {
-        f.get(group).i32(8).op(I32_ADD).get(groupEnd).op(I32_GT_U).br(BR_IF, 1);
-        f.get(group).i32(4).op(I32_ADD).set(b);
-        [A, B].forEach((set, i) => {
-          counters(f, ctrLo, ctrHi, i > 0 ? b : group, set.ctrLo, set.ctrHi);
-          store(12, i, () => f.get(set.ctrLo));
-          store(13, i, () => f.get(set.ctrHi));
-        });
-        for (let j = 0; j < 8; j++) for (let i = 0; i < 2; i++) store(j, i, () => f.i32(0).simdMem(V128_LOAD32_SPLAT, KEY_PTR + 4 * j));
-        f.get(input).set(p).i32(0).set(b);
-        f.block(LOOP);
-        {
-          [A, B].forEach((set, i) => {
-            loadMessage(f, set.L, p, CHUNK_LEN, opts, set.tmp, 4 * CHUNK_LEN * i);
-            for (let j = 0; j < 16; j++) store(16 + j, i, () => f.get(set.L.m[j]));
-          });
-          // flags | CHUNK_START on block 0 | CHUNK_END on block 15
-          f.get(flags).get(b).op(I32_EQZ).i32(CHUNK_START).op(I32_MUL).op(I32_OR);
-          f.get(b).i32(CHUNK_LEN / BLOCK_LEN - 1).op(I32_EQ).i32(CHUNK_END).op(I32_MUL).op(I32_OR);
-          f.simd(I32X4_SPLAT).set(A.L.v[15]);
-          for (let i = 0; i < 2; i++) store(15, i, () => f.get(A.L.v[15]));
-          for (let j = 0; j < 16; j++) for (const [i, set] of [A, B].entries()) load(j, i).set(set.L.v[j]);
-          rounds(f, [A, B].map((set, i) => ({ ...set.L, memory: { at: slot(16) + 16 * i, stride: 32 } })), g);
-          for (let j = 0; j < 8; j++)
-            for (const [i, set] of [A, B].entries()) store(j, i, () => f.get(set.L.v[j]).get(set.L.v[j + 8]).simd(V128_XOR));
-          f.get(p).i32(BLOCK_LEN).op(I32_ADD).set(p);
-          f.get(b).i32(1).op(I32_ADD).tee(b).i32(CHUNK_LEN / BLOCK_LEN).op(I32_NE).br(BR_IF, 0);
-        }
-        f.op(END);
-        for (let i = 0; i < 2; i++) for (let j = 0; j < 8; j++) f.get(out), load(j, i), f.simdMem(V128_STORE, 128 * i + 16 * j);
-        f.get(out).i32(256).op(I32_ADD).set(out);
-        f.get(input).i32(8 * CHUNK_LEN).op(I32_ADD).set(input);
-        f.get(group).i32(8).op(I32_ADD).set(group);
-        f.br(BR, 0);
-      }
-      f.op(END);
-      f.op(END);
-    };
-
     // groupEnd: n rounded up to whole groups (lanes past n hash whatever is in memory, unused).
     f.get(n).i32(3).op(I32_ADD).i32(-4).op(I32_AND).set(groupEnd);
     f.i32(IN_PTR).set(input).i32(CV_PTR).set(out).i32(0).set(group);
-    if (opts.pairs) pairLoop();
-    for (let k = opts.pairs ? 1 : opts.interleave; k >= 1; k--) groupLoop(k);
+    if (pairs) pairs({ f, opts, g, sets, group, groupEnd, input, out, p, b, ctrLo, ctrHi, flags });
+    for (let k = pairs ? 1 : opts.interleave; k >= 1; k--) groupLoop(k);
 
     // Parent levels: each pass turns 8 CVs (two groups) into 4, in place.
     f.block(BLOCK);

@@ -25,7 +25,6 @@ const withDefaults = (options: KernelOptions): Required<KernelOptions> => ({
   interleave: options.interleave ?? 1,
   order: options.order ?? 'steps',
   rotate: options.rotate ?? 'shift',
-  pairs: options.pairs ?? false,
   shl: options.shl ?? 'shift',
 });
 

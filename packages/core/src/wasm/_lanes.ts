@@ -20,12 +20,6 @@ export type KernelOptions = {
   readonly order?: 'g' | 'steps';
   /** Rotations by 16 and 8 in the chunk rounds: one byte shuffle each, or two shifts and an or like 12 and 7. */
   readonly rotate?: 'shuffle' | 'shift';
-  /**
-   * Two groups of 4 chunks as one 8-lane stream for V8's SIMD256 revectorizer: every operand of a
-   * block's rounds in adjacent 16-byte slots of memory (group 0, then group 1), loaded with plain
-   * loads, paired operations next to each other, the chaining values stored back after each block.
-   */
-  readonly pairs?: boolean;
   /** Left shifts of the rotations: `i32x4.shl`, or `i32x4.mul` by a power of two. */
   readonly shl?: 'shift' | 'mul';
 };
@@ -157,13 +151,13 @@ export function gTemplates(opts: Required<KernelOptions>): Gs {
   return { simd, chunks, scalar: gScalarTemplate() };
 }
 
-/** Where message words wait in memory: word j at `at + stride * j` (for the rounds to load at each use). */
-export type MessageInMemory = { readonly at: number; readonly stride: number };
-
 /** The state and message locals of a compression: 4-lane v128 ones (with scratch `t`) or scalar i32 ones. */
-type RoundSet =
-  | { readonly v: readonly V128[]; readonly m: readonly V128[]; readonly t: V128; readonly memory?: MessageInMemory }
+export type RoundSet =
+  | { readonly v: readonly V128[]; readonly m: readonly V128[]; readonly t: V128 }
   | { readonly v: readonly I32[]; readonly m: readonly I32[] };
+
+/** The locals holding message words jx and jy for step `step` of a G of `set`, when they are not `set.m[jx]`, `set.m[jy]`. */
+export type MessageWords = (set: RoundSet, jx: number, jy: number, step: number) => readonly [number, number];
 
 /**
  * The 7 rounds; the message permutation is applied here, by renaming, not at run time. With
@@ -171,7 +165,7 @@ type RoundSet =
  * `g` is one G template, replayed G by G, or a G's step templates, replayed step by step across
  * the four G functions of each pass.
  */
-export function rounds(f: FunctionBody, sets: readonly RoundSet[], g: Template | readonly Template[]): void {
+export function rounds(f: FunctionBody, sets: readonly RoundSet[], g: Template | readonly Template[], message?: MessageWords): void {
   const steps = Array.isArray(g) ? (g as readonly Template[]) : [g as Template];
   let schedule = range(16);
   for (let r = 0; r < 7; r++) {
@@ -182,15 +176,7 @@ export function rounds(f: FunctionBody, sets: readonly RoundSet[], g: Template |
           for (const set of sets) {
             const { v, m } = set;
             const [jx, jy] = [schedule[2 * i], schedule[2 * i + 1]];
-            let [mx, my] = [m[jx], m[jy]];
-            if ('memory' in set && set.memory) {
-              // Each message word loaded where its step uses it, into m[0] and m[1].
-              const { at, stride } = set.memory;
-              const k = steps.indexOf(step);
-              if (k === 0) f.i32(0).simdMem(V128_LOAD, at + stride * jx).set(set.m[0]);
-              if (k === (steps.length === 1 ? 0 : 4)) f.i32(0).simdMem(V128_LOAD, at + stride * jy).set(set.m[1]);
-              [mx, my] = [set.m[0], set.m[1]];
-            }
+            const [mx, my] = message ? message(set, jx, jy, steps.indexOf(step)) : [m[jx], m[jy]];
             // Scratch `t` only for the SIMD G (its rotations by 12 and 7).
             const slots = [v[a], v[b], v[c], v[d], mx, my];
             f.replay(step, 't' in set ? [...slots, set.t] : slots);
