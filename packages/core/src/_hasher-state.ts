@@ -23,6 +23,10 @@ function popcount(n: number): number {
 
 /** The largest typed array V8 allocates inside its heap (its default typed_array_max_size_in_heap). */
 const ON_HEAP_MAX = 64;
+// Shared until init() and the first append, so a fresh hasher allocates neither (create, update
+// 64 B, digest: Node 497 -> 401 ns, Chromium 517 -> 419, WebKitGTK 709 -> 622, Firefox 565 -> 513).
+const NO_KEY = new Uint32Array(8);
+const NO_BYTES = new Uint8Array(0);
 /** The stack copy `finalize` works on, so that finalizing leaves the state untouched. */
 let finalStack: Uint32Array | undefined;
 
@@ -37,8 +41,11 @@ let finalStack: Uint32Array | undefined;
  * complete or the hash is finalized.
  */
 export class HasherState {
-  /** Key words: the IV, the key, or the derive_key context key. */
-  readonly key = new Uint32Array(8);
+  /**
+   * Key words: the IV, the key, or the derive_key context key. The mode's own array, never
+   * written here (a fresh hasher allocates no copy of it).
+   */
+  key: Uint32Array = NO_KEY;
   flags = 0;
   /** Index of the first chunk not yet hashed; can exceed 2^32 (it is kept exact up to 2^53). */
   chunkCounter = 0;
@@ -51,11 +58,11 @@ export class HasherState {
    * Input from chunk `chunkCounter` on, not hashed yet: less than GROUP_LEN bytes (a whole group is
    * hashed as soon as it is complete). `chunkCounter - initialChunkCounter` stays a multiple of GROUP_CHUNKS.
    */
-  #buf = new Uint8Array(0);
+  #buf = NO_BYTES;
   #bufLen = 0;
 
   init(key: Uint32Array, flags: number, initialChunkCounter = 0): this {
-    this.key.set(key);
+    this.key = key;
     this.flags = flags;
     this.initialChunkCounter = initialChunkCounter;
     return this.reset();
@@ -69,7 +76,7 @@ export class HasherState {
   }
 
   copyFrom(s: HasherState): this {
-    this.key.set(s.key);
+    this.key = s.key;
     this.flags = s.flags;
     this.chunkCounter = s.chunkCounter;
     this.initialChunkCounter = s.initialChunkCounter;

@@ -12,7 +12,7 @@ const BUDGETS: readonly { name: string; code: string; minified: number; gzip: nu
   {
     name: '@blake3-web/core/hazmat (every export)',
     code: "export * from '@blake3-web/core/hazmat';",
-    minified: 37600,
+    minified: 37700,
     gzip: 12500,
   },
   { name: 'blake3() alone', code: "export { blake3 } from '@blake3-web/core';", minified: 30100, gzip: 9800 },
