@@ -86,8 +86,9 @@ export function viewBytes(view: ArrayBufferView, name: string): Uint8Array {
   }
   // Any other view (a subclass, another realm's array, a DataView) is read through the engine's
   // own getters: a subclass may override length, subarray or buffer, and must hash as its bytes.
+  const [buffer, byteOffset, byteLength] = gettersOf(view);
   aReadableView(view, name);
-  return new Uint8Array(own(view, 'buffer'), own(view, 'byteOffset'), own(view, 'byteLength'));
+  return new Uint8Array(buffer.call(view), byteOffset.call(view), byteLength.call(view));
 }
 
 /**
@@ -108,9 +109,20 @@ const getter = (proto: object, key: PropertyKey) =>
   Object.getOwnPropertyDescriptor(proto, key)!.get as (this: ArrayBufferView) => never;
 const typedArrayTag = getter(TYPED_ARRAY, Symbol.toStringTag);
 
-/** A view's buffer, byteOffset or byteLength as the engine knows it (typed array or DataView, any realm). */
-function own<K extends 'buffer' | 'byteOffset' | 'byteLength'>(view: ArrayBufferView, key: K): ArrayBufferView[K] {
-  return getter(typedArrayTag.call(view) ? TYPED_ARRAY : DataView.prototype, key).call(view);
+/** The engine's own `buffer`, `byteOffset` and `byteLength` getters, of typed arrays and of DataViews. */
+type ViewGetters = readonly [
+  buffer: (this: ArrayBufferView) => ArrayBufferLike,
+  byteOffset: (this: ArrayBufferView) => number,
+  byteLength: (this: ArrayBufferView) => number,
+];
+const viewGetters = (proto: object) =>
+  (['buffer', 'byteOffset', 'byteLength'] as const).map((key) => getter(proto, key)) as unknown as ViewGetters;
+const TYPED_ARRAY_GETTERS = viewGetters(TYPED_ARRAY);
+const DATA_VIEW_GETTERS = viewGetters(DataView.prototype);
+
+/** The getters that read `view` as the engine knows it (a typed array or a DataView, of any realm). */
+function gettersOf(view: ArrayBufferView): ViewGetters {
+  return typedArrayTag.call(view) ? TYPED_ARRAY_GETTERS : DATA_VIEW_GETTERS;
 }
 
 /**
@@ -136,12 +148,13 @@ const typedArrayAt = (TYPED_ARRAY as { at: (this: ArrayBufferView, i: number) =>
  * the empty input.
  */
 function aReadableView(view: ArrayBufferView, name: string): void {
-  const buffer = own(view, 'buffer');
+  const getters = gettersOf(view);
+  const buffer = getters[0].call(view);
   if (buffer.byteLength === 0 && isDetached(buffer)) throw detachedError(name);
   try {
     // For a typed array, `at` checks the view against its buffer; for a DataView, byteLength does.
-    if (typedArrayTag.call(view)) typedArrayAt.call(view, 0);
-    else own(view, 'byteLength');
+    if (getters === TYPED_ARRAY_GETTERS) typedArrayAt.call(view, 0);
+    else getters[2].call(view);
   } catch {
     throw new TypeError(`${name} is a view past the end of its ArrayBuffer, shrunk to ${buffer.byteLength} bytes`);
   }
