@@ -5,6 +5,7 @@ export { oracle, type OracleRequest } from './oracle.ts';
 export { chunkedStream } from './chunked-stream.ts';
 export { readAll } from './read-all.ts';
 export { abortOutcome } from './abort-outcome.ts';
+export { provideErrorEvent } from './error-event.ts';
 export {
   IDENTITY_TRANSFORM_KINDS,
   identityTransformSuite,

@@ -2,7 +2,7 @@
 // from a blob: URL of its source, else a WorkerStartError at once naming the fix. Runs the built
 // files (dist/hash-worker-source.js exists only there); each test imports its own copy of the
 // module, whose memory of failed ways lasts a page's life.
-import { oracle, paint } from '@blake3-web/testkit';
+import { oracle, paint, provideErrorEvent } from '@blake3-web/testkit';
 import assert from 'node:assert/strict';
 import { resolveObjectURL } from 'node:buffer';
 import { beforeEach, describe, it } from 'node:test';
@@ -14,17 +14,7 @@ const { HASHER_READY } = (await import(
 const { WorkerHasher } = (await import(new URL('index.js', dist).href)) as typeof import('../src/index.ts');
 const { WorkerStartError } = await import('@blake3-web/worker/_internal');
 
-// Node 20 has EventTarget and MessageEvent but no ErrorEvent.
-class ErrorEventStandIn extends Event {
-  readonly message: string;
-  readonly error: unknown;
-  constructor(type: string, init: EventInit & { message?: string; error?: unknown } = {}) {
-    super(type, init);
-    this.message = init.message ?? '';
-    this.error = init.error;
-  }
-}
-(globalThis as { ErrorEvent?: unknown }).ErrorEvent ??= ErrorEventStandIn;
+provideErrorEvent();
 
 type Outcome = 'ready' | 'fails to load' | 'refused';
 

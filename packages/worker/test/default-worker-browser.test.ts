@@ -2,6 +2,7 @@
 // tried, how often, what happens to messages meanwhile, and what a hash reports when none
 // starts. Runs the built files (dist/worker-source.js exists only there); each test imports its
 // own copy of the module, whose memory of failed ways lasts a page's life.
+import { provideErrorEvent } from '@blake3-web/testkit';
 import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
 import type { Platform } from '../src/_platform.ts';
@@ -18,17 +19,7 @@ const { browserPlatform } = (await import(
 )) as typeof import('../src/platform-browser.ts');
 const { WorkerStartError } = (await import(new URL('_errors.js', dist).href)) as typeof import('../src/_errors.ts');
 
-// Node 20 has EventTarget and MessageEvent but no ErrorEvent.
-class ErrorEventStandIn extends Event {
-  readonly message: string;
-  readonly error: unknown;
-  constructor(type: string, init: EventInit & { message?: string; error?: unknown } = {}) {
-    super(type, init);
-    this.message = init.message ?? '';
-    this.error = init.error;
-  }
-}
-(globalThis as { ErrorEvent?: unknown }).ErrorEvent ??= ErrorEventStandIn;
+provideErrorEvent();
 
 /** What a stand-in worker does: load and say it is ready, fail to load, or be refused outright. */
 type Outcome = 'ready' | 'fails to load' | 'refused';
