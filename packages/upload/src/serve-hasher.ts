@@ -4,6 +4,7 @@
  * a message port (a MessageChannel, a worker_threads port through comlink's node adapter) works.
  * @module
  */
+import { readOrStall } from '@blake3-web/worker/_internal';
 import { expose, type Endpoint } from 'comlink';
 import type { HasherState, HasherWorkerApi } from './_hasher-protocol.js';
 import { describe } from './_assert.js';
@@ -61,7 +62,7 @@ async function readInto(h: UploadHasher, offset: number, blob: Blob, stallMs: nu
   if (!(blob instanceof Blob)) throw new TypeError(`blob must be a Blob, got ${describe(blob)}`);
   const reader = blob.stream().getReader();
   let at = offset;
-  const read = () => readOrStall(reader.read(), stallMs, () => `reading the file at ${at}`);
+  const read = () => readOrStall(reader.read(), stallMs, `reading the file at ${at}`);
   try {
     for (let r = await read(); !r.done; r = await read()) {
       h.write(at, r.value);
@@ -75,16 +76,4 @@ async function readInto(h: UploadHasher, offset: number, blob: Blob, stallMs: nu
   if (at - offset !== blob.size)
     throw new Error(`the file changed while it was read: ${at - offset} bytes at ${offset}, expected ${blob.size}`);
   return state(h);
-}
-
-/** `read`, or a NotReadableError once it has brought nothing for `stallMs`. */
-function readOrStall<T>(read: Promise<T>, stallMs: number, what: () => string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const stalled = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new DOMException(`${what()}: the engine delivered nothing for ${stallMs} ms`, 'NotReadableError')),
-      stallMs,
-    );
-  });
-  return Promise.race([read, stalled]).finally(() => clearTimeout(timer));
 }

@@ -1,6 +1,7 @@
 // Where a task's bytes come from: one reader per kind of source, each reading in the piece size
 // that suits it. The hashing loop (_hash-range.ts) knows only the RangeReader shape.
 import { anInteger, aRange } from './_assert.js';
+import { readOrStall } from './_read-or-stall.js';
 import type { FileSnapshot, HashTask } from './protocol.js';
 
 /** Reads an input's bytes by range. */
@@ -85,18 +86,6 @@ function streamFailed(e: unknown, start: number, end: number): unknown {
  * the hash pending for ever (a live worker waiting on a read answers the pool's probe).
  */
 export const STREAM_STALL_MS = 30_000;
-
-/** `read`, or a NotReadableError once it has brought nothing for `stallMs`. */
-function readOrStall<T>(read: Promise<T>, stallMs: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const stalled = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new DOMException(`${what}: the engine delivered nothing for ${stallMs} ms`, 'NotReadableError')),
-      stallMs,
-    );
-  });
-  return Promise.race([read, stalled]).finally(() => clearTimeout(timer));
-}
 
 /**
  * Bytes [start, end) of a Blob as one byte stream read in order into a reused buffer. Reads must
