@@ -4,7 +4,7 @@
  * a message port (a MessageChannel, a worker_threads port through comlink's node adapter) works.
  * @module
  */
-import { readOrStall } from '@blake3-web/worker/_internal';
+import { readOrStall, STALL_MS } from '@blake3-web/worker/_internal';
 import { expose, type Endpoint } from 'comlink';
 import type { HasherState, HasherWorkerApi } from './_hasher-protocol.js';
 import { describe } from './_assert.js';
@@ -12,14 +12,8 @@ import { UploadHasher } from './upload-hasher.js';
 
 const state = (h: UploadHasher): HasherState => ({ offset: h.offset, checkpoint: h.checkpoint() });
 
-/**
- * A read of the file that brings nothing for this long has stalled (Chromium has been seen to
- * leave a File read pending for good): it fails, so the upload errors instead of waiting for ever.
- */
-export const READ_STALL_MS = 30_000;
-
 /** Serves one UploadHasher on `endpoint`; `stallMs` bounds each wait for bytes of the file. */
-export function serveHasher(endpoint: Endpoint, stallMs = READ_STALL_MS): void {
+export function serveHasher(endpoint: Endpoint, stallMs = STALL_MS): void {
   let hasher: UploadHasher | undefined;
   const current = (): UploadHasher => {
     if (hasher === undefined) throw new Error('the hasher is not open');

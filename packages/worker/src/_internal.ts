@@ -8,4 +8,4 @@
 export { StartingWorker, WorkerStartup, type WorkerStartSpec } from './_start-worker.js';
 export { WorkerDiedError, WorkerStartError } from './_errors.js';
 export { LivenessProbe } from './_liveness.js';
-export { readOrStall } from './_read-or-stall.js';
+export { readOrStall, STALL_MS } from './_read-or-stall.js';

@@ -1,7 +1,7 @@
 // Where a task's bytes come from: one reader per kind of source, each reading in the piece size
 // that suits it. The hashing loop (_hash-range.ts) knows only the RangeReader shape.
 import { anInteger, aRange } from './_assert.js';
-import { readOrStall } from './_read-or-stall.js';
+import { readOrStall, STALL_MS } from './_read-or-stall.js';
 import type { FileSnapshot, HashTask } from './protocol.js';
 
 /** Reads an input's bytes by range. */
@@ -82,12 +82,6 @@ function streamFailed(e: unknown, start: number, end: number): unknown {
 }
 
 /**
- * A stream read that brings nothing for this long has stalled: the read fails instead of leaving
- * the hash pending for ever (a live worker waiting on a read answers the pool's probe).
- */
-export const STREAM_STALL_MS = 30_000;
-
-/**
  * Bytes [start, end) of a Blob as one byte stream read in order into a reused buffer. Reads must
  * come in order and cover the range; verify() fails unless the stream ended exactly at `end`.
  */
@@ -96,7 +90,7 @@ export function blobStreamReader(
   start: number,
   end: number,
   pieceBytes = BYOB_PIECE_BYTES,
-  stallMs = STREAM_STALL_MS,
+  stallMs = STALL_MS,
 ): RangeReader {
   let reader: ReadableStreamBYOBReader | undefined;
   let buffer: ArrayBuffer = new ArrayBuffer(Math.min(pieceBytes, Math.max(1, end - start)));

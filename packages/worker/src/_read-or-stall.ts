@@ -1,5 +1,9 @@
 // A read of a Blob or File that the engine leaves pending for good (Chromium has been seen to)
-// must fail rather than leave a hash waiting for ever.
+// must fail rather than leave a hash waiting for ever (a live worker waiting on a read still
+// answers liveness probes, so nothing else would notice).
+
+/** A read that brings nothing for this long has stalled. */
+export const STALL_MS = 30_000;
 
 /** `read`, or a NotReadableError once it has brought nothing for `stallMs`. */
 export function readOrStall<T>(read: Promise<T>, stallMs: number, what: string): Promise<T> {
