@@ -8,9 +8,10 @@
 /** An opcode of one instruction kind. */
 type Opcode<K extends string> = number & { readonly kind?: K };
 
-/** Value types (core spec 5.3.1). */
-export const valType = { i32: 0x7f, v128: 0x7b } as const;
-export type ValType = keyof typeof valType;
+/** Value types (core spec 5.3.1), as the binary format writes them. */
+export const TYPE_I32 = 0x7f;
+export const TYPE_V128 = 0x7b;
+export type ValType = typeof TYPE_I32 | typeof TYPE_V128;
 
 /** Single-byte instructions without immediates. */
 export type PlainOp = Opcode<'plain'>;
