@@ -162,11 +162,10 @@ describe('backend selection', () => {
     const out = JSON.parse(
       run(
         precompiled + refuseCompilation,
-        `const { encodeModule, FunctionBody } = await import(${JSON.stringify(new URL('../dist/wasm/_module.js', import.meta.url).href)});
+        `const { encodeModule, func } = await import(${JSON.stringify(new URL('../dist/wasm/_module.js', import.meta.url).href)});
 const { PAGES } = await import(${JSON.stringify(new URL('../dist/wasm/_many-layout.js', import.meta.url).href)});
-const i32s = (n) => Array(n).fill('i32');
 // The kernel's exports, names and arities, with functions that do nothing; then with one page too few.
-const fns = [['chunks', 5], ['xof', 5], ['many', 3], ['one', 2]].map(([name, n]) => ({ name, type: { params: i32s(n), results: [] }, body: new FunctionBody(n) }));
+const fns = [['chunks', 5], ['xof', 5], ['many', 3], ['one', 2]].map(([name, n]) => func(name, n, () => {}));
 const impostor = new M(encodeModule(fns, { name: 'memory', pages: PAGES }));
 const small = new M(encodeModule(fns, { name: 'memory', pages: PAGES - 1 }));
 const empty = new M(encodeModule([]));

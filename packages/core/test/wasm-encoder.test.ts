@@ -12,7 +12,7 @@ import { PAGES } from '../src/wasm/_many-layout.ts';
 import { simdSupported } from '../src/wasm/_detect.ts';
 import { engineKernelOptions, jsEngine } from '../src/wasm/_engine.ts';
 import { kernelBytes } from '../src/wasm/_wasm-backend.ts';
-import { I32X4_ADD, I32_ADD } from '../src/wasm/_opcodes.ts';
+import { I32X4_ADD, I32_ADD, TYPE_I32, TYPE_V128 } from '../src/wasm/_opcodes.ts';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 /** The generated kernel's SHA-256: a change to the generator must update it on purpose. */
@@ -144,10 +144,10 @@ describe('module writer', () => {
 
   it('locals are declared in runs of one type after the params', () => {
     const f = new FunctionBody(2);
-    assert.equal(f.local('i32'), 2);
-    assert.equal(f.local('i32'), 3);
-    assert.equal(f.local('v128'), 4);
-    assert.equal(f.local('i32'), 5);
+    assert.equal(f.local(TYPE_I32), 2);
+    assert.equal(f.local(TYPE_I32), 3);
+    assert.equal(f.local(TYPE_V128), 4);
+    assert.equal(f.local(TYPE_I32), 5);
     // size, 3 runs: (2 x i32) (1 x v128) (1 x i32), then `end`
     assert.deepEqual([...f.encode()], [8, 3, 2, 0x7f, 1, 0x7b, 1, 0x7f, 0x0b]);
   });
@@ -155,7 +155,7 @@ describe('module writer', () => {
   it('a small module validates and runs', () => {
     const f = new FunctionBody(2);
     f.get(0).get(1).op(I32_ADD).i32(-65).op(I32_ADD);
-    const bytes = encodeModule([{ name: 'add', type: { params: ['i32', 'i32'], results: ['i32'] }, body: f }], {
+    const bytes = encodeModule([{ name: 'add', params: [TYPE_I32, TYPE_I32], results: [TYPE_I32], body: f }], {
       name: 'memory',
       pages: 1,
     });

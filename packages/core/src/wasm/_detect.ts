@@ -1,10 +1,10 @@
 import { encodeModule, FunctionBody } from './_module.js';
-import { I32X4_SPLAT } from './_opcodes.js';
+import { I32X4_SPLAT, TYPE_V128 } from './_opcodes.js';
 
 /** A 1-instruction module that returns a v128: valid exactly where SIMD is. */
 function simdProbe(): Uint8Array<ArrayBuffer> {
   const body = new FunctionBody(0).i32(0).simd(I32X4_SPLAT);
-  return encodeModule([{ name: 'f', type: { params: [], results: ['v128'] }, body }]);
+  return encodeModule([{ name: 'f', params: [], results: [TYPE_V128], body }]);
 }
 
 /** Whether this engine accepts WebAssembly SIMD (128-bit), judged by validating the probe module. */

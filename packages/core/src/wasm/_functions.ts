@@ -5,7 +5,7 @@ import { BLOCK_LEN, CHUNK_END, CHUNK_LEN, CHUNK_START, IV, PARENT, ROOT } from '
 import { counters, initIv, lanes, loadMessage, rounds, transpose, words } from './_lanes.js';
 import { CV_PTR, IN_PTR, KEY_PTR, ROOT_PTR, XOF_PTR } from './_layout.js';
 import { func, type FuncDef, type Template } from './_module.js';
-import { BLOCK, BR, BR_IF, END, I32X4_SPLAT, I32_ADD, I32_AND, I32_EQ, I32_EQZ, I32_GT_U, I32_LE_U, I32_LOAD, I32_LT_U, I32_MUL, I32_NE, I32_OR, I32_SHL, I32_SHR_U, I32_STORE, I32_SUB, I32_XOR, LOOP, SELECT, V128_LOAD, V128_LOAD32_SPLAT, V128_STORE, V128_XOR } from './_opcodes.js';
+import { BLOCK, BR, BR_IF, END, I32X4_SPLAT, I32_ADD, I32_AND, I32_EQ, I32_EQZ, I32_GT_U, I32_LE_U, I32_LOAD, I32_LT_U, I32_MUL, I32_NE, I32_OR, I32_SHL, I32_SHR_U, I32_STORE, I32_SUB, I32_XOR, LOOP, SELECT, V128_LOAD, V128_LOAD32_SPLAT, V128_STORE, V128_XOR, TYPE_I32, TYPE_V128 } from './_opcodes.js';
 
 // Parents from two word-sliced CV groups: left children are the even lanes, right the odd.
 const EVEN_LANES = words(0, 2, 4, 6);
@@ -17,11 +17,11 @@ const ODD_LANES = words(1, 3, 5, 7);
  * levels of parents 4 at a time. Leaves n >> merges chaining values at CV_PTR (word-sliced).
  */
 export function chunksFunction(g: Template | readonly Template[]): FuncDef {
-  return func('chunks', { n: 'i32', ctrLo: 'i32', ctrHi: 'i32', flags: 'i32', merges: 'i32' }, (f, { n, ctrLo, ctrHi, flags, merges }) => {
+  return func('chunks', 5, (f, [n, ctrLo, ctrHi, flags, merges]) => {
     // One group of 4 chunks per loop step: two interleaved groups ran 1.2-1.9x slower in every engine (AMD EPYC).
-    const L = lanes(f), h = f.locals('v128', 8), cLo = f.local('v128'), cHi = f.local('v128'), tmp = f.locals('v128', 4);
-    const group = f.local('i32'), input = f.local('i32'), p = f.local('i32'), b = f.local('i32'), out = f.local('i32');
-    const left = f.local('v128'), right = f.local('v128'), groupEnd = f.local('i32');
+    const L = lanes(f), h = f.locals(TYPE_V128, 8), cLo = f.local(TYPE_V128), cHi = f.local(TYPE_V128), tmp = f.locals(TYPE_V128, 4);
+    const group = f.local(TYPE_I32), input = f.local(TYPE_I32), p = f.local(TYPE_I32), b = f.local(TYPE_I32), out = f.local(TYPE_I32);
+    const left = f.local(TYPE_V128), right = f.local(TYPE_V128), groupEnd = f.local(TYPE_I32);
     // groupEnd: n rounded up to whole groups (lanes past n hash whatever is in memory, unused).
     f.get(n).i32(3).op(I32_ADD).i32(-4).op(I32_AND).set(groupEnd);
     f.i32(IN_PTR).set(input).i32(CV_PTR).set(out).i32(0).set(group);
@@ -99,13 +99,13 @@ export function chunksFunction(g: Template | readonly Template[]): FuncDef {
  * in stream order at XOF_PTR. `flags` includes ROOT.
  */
 export function xofFunction(g: Template): FuncDef {
-  return func('xof', { groups: 'i32', ctrLo: 'i32', ctrHi: 'i32', blockLen: 'i32', flags: 'i32' }, (f, { groups, ctrLo, ctrHi, blockLen, flags }) => {
+  return func('xof', 5, (f, [groups, ctrLo, ctrHi, blockLen, flags]) => {
     const L = lanes(f);
-    const cv = f.locals('v128', 8);
-    const w = f.locals('v128', 16);
-    const tmp = f.locals('v128', 4);
-    const ctrLoV = f.local('v128'), ctrHiV = f.local('v128');
-    const group = f.local('i32'), out = f.local('i32');
+    const cv = f.locals(TYPE_V128, 8);
+    const w = f.locals(TYPE_V128, 16);
+    const tmp = f.locals(TYPE_V128, 4);
+    const ctrLoV = f.local(TYPE_V128), ctrHiV = f.local(TYPE_V128);
+    const group = f.local(TYPE_I32), out = f.local(TYPE_I32);
 
     // Every lane compresses the same node: the message and chaining value are splats, loaded once.
     for (let j = 0; j < 16; j++) f.i32(0).simdMem(V128_LOAD32_SPLAT, ROOT_PTR + 32 + 4 * j).set(L.m[j]);
@@ -143,11 +143,11 @@ export function xofFunction(g: Template): FuncDef {
  * to whole blocks (at least one); the key at KEY_PTR; the 8 words go to XOF_PTR.
  */
 export function oneFunction(g: Template): FuncDef {
-  return func('one', { len: 'i32', flags: 'i32' }, (f, { len, flags }) => {
-    const h = f.locals('i32', 8);
-    const v = f.locals('i32', 16);
-    const m = f.locals('i32', 16);
-    const ptr = f.local('i32'), end = f.local('i32'), blockFlags = f.local('i32');
+  return func('one', 2, (f, [len, flags]) => {
+    const h = f.locals(TYPE_I32, 8);
+    const v = f.locals(TYPE_I32, 16);
+    const m = f.locals(TYPE_I32, 16);
+    const ptr = f.local(TYPE_I32), end = f.local(TYPE_I32), blockFlags = f.local(TYPE_I32);
     for (let j = 0; j < 8; j++) f.i32(0).mem(I32_LOAD, KEY_PTR + 4 * j).set(h[j]);
     // end = IN_PTR + 64 * (blocks - 1): the address of the last block.
     f.i32(IN_PTR).get(len).i32(1).op(I32_SUB).i32(6).op(I32_SHR_U).i32(6).op(I32_SHL).op(I32_ADD);

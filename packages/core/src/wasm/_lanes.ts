@@ -3,10 +3,10 @@
 // shuffles. Each helper appends instructions to a function body.
 import { IV } from '../_constants.js';
 import { FunctionBody, type Local, type Template } from './_module.js';
-import { I32X4_ADD, I32X4_LT_U, I32X4_SHL, I32X4_SHR_U, I32X4_SPLAT, I32X4_SUB, I32_ADD, I32_ROTR, I32_XOR, V128_LOAD, V128_OR, V128_XOR } from './_opcodes.js';
+import { TYPE_I32, TYPE_V128, I32X4_ADD, I32X4_LT_U, I32X4_SHL, I32X4_SHR_U, I32X4_SPLAT, I32X4_SUB, I32_ADD, I32_ROTR, I32_XOR, V128_LOAD, V128_OR, V128_XOR } from './_opcodes.js';
 
-export type I32 = Local<'i32'>;
-export type V128 = Local<'v128'>;
+export type I32 = Local<typeof TYPE_I32>;
+export type V128 = Local<typeof TYPE_V128>;
 
 export type KernelOptions = {
   /**
@@ -44,7 +44,7 @@ const UNPACK_HI64 = words(2, 3, 6, 7);
 export type Lanes = { readonly v: V128[]; readonly m: V128[]; readonly t: V128; readonly r: V128[] };
 
 export function lanes(f: FunctionBody): Lanes {
-  return { v: f.locals('v128', 16), m: f.locals('v128', 16), t: f.local('v128'), r: f.locals('v128', 4) };
+  return { v: f.locals(TYPE_V128, 16), m: f.locals(TYPE_V128, 16), t: f.local(TYPE_V128), r: f.locals(TYPE_V128, 4) };
 }
 
 /** How a SIMD G rotates: `rotr(n)` appends a rotation right by n of the value on the stack. */

@@ -8,7 +8,7 @@ import {
   MANY_HI_DELTA, MANY_IN, MANY_IN_LEN, MANY_JOB_WORDS, MANY_JOBS, MANY_MAX_JOBS, MANY_MAX_MESSAGES, MANY_OUT, MANY_W2,
 } from './_many-layout.js';
 import { func, type FuncDef, type Template } from './_module.js';
-import { BLOCK, BR, BR_IF, ELSE, END, I32_ADD, I32_AND, I32_EQ, I32_EQZ, I32_LOAD, I32_LT_U, I32_OR, I32_SHL, I32_SHR_U, I32_STORE, I32_SUB, I32_XOR, IF, LOOP, SELECT, V128_LOAD, V128_STORE, V128_XOR } from './_opcodes.js';
+import { BLOCK, BR, BR_IF, ELSE, END, I32_ADD, I32_AND, I32_EQ, I32_EQZ, I32_LOAD, I32_LT_U, I32_OR, I32_SHL, I32_SHR_U, I32_STORE, I32_SUB, I32_XOR, IF, LOOP, SELECT, V128_LOAD, V128_STORE, V128_XOR, TYPE_I32, TYPE_V128 } from './_opcodes.js';
 
 /**
  * `many(count, flags, wide)`: SIMD across messages. Runs `count` jobs from the job table, 4 lanes
@@ -28,9 +28,9 @@ import { BLOCK, BR, BR_IF, ELSE, END, I32_ADD, I32_AND, I32_EQ, I32_EQZ, I32_LOA
  * against ~140 SIMD instructions per lane per compression.
  */
 export function manyFunction(g: Template): FuncDef {
-  return func('many', { count: 'i32', flags: 'i32', wide: 'i32' }, (f, { count, flags, wide }) => {
-    const L = lanes(f), tmp = f.locals('v128', 4);
-    const next = f.local('i32'), active = f.local('i32'), left = f.local('i32'), start = f.local('i32'), job = f.local('i32'), out = f.local('i32'), extra = f.local('i32');
+  return func('many', 3, (f, [count, flags, wide]) => {
+    const L = lanes(f), tmp = f.locals(TYPE_V128, 4);
+    const next = f.local(TYPE_I32), active = f.local(TYPE_I32), left = f.local(TYPE_I32), start = f.local(TYPE_I32), job = f.local(TYPE_I32), out = f.local(TYPE_I32), extra = f.local(TYPE_I32);
     const load = (addr: number) => f.i32(0).mem(I32_LOAD, addr);
     /** Stores the i32 that `value` pushes at the fixed address `addr`. */
     const store = (addr: number, value: () => void) => {

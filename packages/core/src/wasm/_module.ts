@@ -21,7 +21,7 @@ import {
   SIMD_V128_CONST,
   V128_LOAD,
   V128_STORE,
-  valType,
+  TYPE_I32,
   type BlockOp,
   type BranchOp,
   type MemOp,
@@ -180,29 +180,36 @@ export class FunctionBody {
     const types = this.#locals;
     for (let i = 0, j = 0; i < types.length; i = j) {
       while (types[j] === types[i]) j++;
-      runs.push(u32(j - i).concat(valType[types[i]]));
+      runs.push(u32(j - i).concat(types[i]));
     }
     const body = vec(runs).concat(this.#code, END);
     return u32(body.length).concat(body);
   }
 }
 
-export type FuncType = { readonly params: readonly ValType[]; readonly results: readonly ValType[] };
-export type FuncDef = { readonly name: string; readonly type: FuncType; readonly body: FunctionBody };
+/** An exported function: its name, the types of its parameters and results, and its body. */
+export type FuncDef = {
+  readonly name: string;
+  readonly params: readonly ValType[];
+  readonly results: readonly ValType[];
+  readonly body: FunctionBody;
+};
 
 /**
- * An exported function without results, its signature stated once: `params` names each
- * parameter and its type, in order, and `build` gets them as typed locals.
+ * An exported function of `arity` i32 parameters and no results; `build` gets the parameters as
+ * locals, in order.
  */
-export function func<P extends Record<string, ValType>>(
+export function func(
   name: string,
-  params: P,
-  build: (f: FunctionBody, p: { readonly [K in keyof P]: Local<P[K]> }) => void,
+  arity: number,
+  build: (f: FunctionBody, params: Local<typeof TYPE_I32>[]) => void,
 ): FuncDef {
-  const names = Object.keys(params);
-  const body = new FunctionBody(names.length);
-  build(body, Object.fromEntries(names.map((n, i) => [n, i])) as { readonly [K in keyof P]: Local<P[K]> });
-  return { name, type: { params: names.map((n) => params[n]), results: [] }, body };
+  const body = new FunctionBody(arity);
+  build(
+    body,
+    Array.from({ length: arity }, (_, i) => i),
+  );
+  return { name, params: Array<ValType>(arity).fill(TYPE_I32), results: [], body };
 }
 
 /** A module of exported functions over one exported memory of `pages` 64 KiB pages. */
@@ -210,7 +217,7 @@ export function encodeModule(
   funcs: readonly FuncDef[],
   memory?: { name: string; pages: number },
 ): Uint8Array<ArrayBuffer> {
-  const types = (list: readonly ValType[]) => vec(list.map((t) => [valType[t]]));
+  const types = (list: readonly ValType[]) => vec(list.map((t) => [t]));
   // Not named `exports`: linters take `exports.x` for CommonJS.
   const exportEntries = funcs.map((f, i) => [...name(f.name), FUNC_EXPORT, ...u32(i)]);
   // Limits with both min and max (flag 1): the memory never grows, so views on it stay valid.
@@ -220,7 +227,7 @@ export function encodeModule(
     : [];
   const parts = [
     [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00], // "\0asm", version 1
-    section(TYPE_SECTION, vec(funcs.map((f) => [FUNC_TYPE, ...types(f.type.params), ...types(f.type.results)]))),
+    section(TYPE_SECTION, vec(funcs.map((f) => [FUNC_TYPE, ...types(f.params), ...types(f.results)]))),
     section(FUNCTION_SECTION, vec(funcs.map((_, i) => u32(i)))),
     memorySection,
     section(EXPORT_SECTION, vec(exportEntries)),
