@@ -1,6 +1,7 @@
 // The `many` kernel alone, the ceiling of hashMany: the messages already in its memory and its job
-// table written once, so a batch costs only the kernel calls. Node only: it reaches into the
-// package's internals for the kernel's batch piece and its job writer.
+// table written once, so a batch costs only the kernel calls. It reaches into the package's
+// sources for the kernel's module, its batch piece and its job writer (no Node APIs: the
+// browsers' benchmark page bundles it too).
 import { manyModule } from '../../packages/core/src/wasm/_generator.ts';
 import type { KernelExports } from '../../packages/core/src/wasm/_layout.ts';
 import { MANY_IN_LEN, MANY_MAX_MESSAGES } from '../../packages/core/src/wasm/_many-layout.ts';

@@ -6,6 +6,7 @@ import { backend, blake3, ready, setBackend } from '@blake3-web/core';
 import type * as streamLib from '@blake3-web/stream';
 import { sha256 } from '@noble/hashes/sha2.js';
 
+import { kernelBatch } from './batch-kernel.ts';
 import { measureBatches } from './batch-measure.ts';
 import type { BrowserBenchReport } from './browser-report.ts';
 import type { TaskRow } from './task-row.ts';
@@ -272,6 +273,7 @@ export async function runBrowserBench(opts: BrowserRunOptions): Promise<BrowserB
     count: 4096,
     rounds: quick ? 2 : 11,
     targetMs,
+    kernel: kernelBatch,
     // All digests of a batch in flight at once, then awaited together: WebCrypto's fastest form.
     sha256: {
       label: 'WebCrypto SHA-256',

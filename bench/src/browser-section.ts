@@ -1,6 +1,6 @@
 // The Markdown section of docs/BENCHMARKS.md for one browser run. Pure: `pnpm bench:browsers`
 // calls it with what only Node knows (the machine, the core's commit, the engine's version).
-import { batchTable } from './batch-measure.ts';
+import { batchTable, kernelRatios } from './batch-measure.ts';
 import type { BrowserBenchReport } from './browser-report.ts';
 import type { TaskRow } from './task-row.ts';
 import type { CoreRevision } from './core-revision.ts';
@@ -80,11 +80,15 @@ export function browserSection(report: BrowserBenchReport, ctx: BrowserSectionCo
     out.push('');
     out.push(
       `MB/s of message bytes, median of ${report.batch[0].rows[0].samples.length} rounds with the cases in a seeded shuffled order; the ratio is to the loop of \`blake3()\` in the same run. ` +
-        `Messages are separate arrays; \`hashMany\` returns each digest as a view of one new buffer per call, \`hashManyInto\` writes into one array the caller reuses; WebCrypto digests every message of the batch concurrently and awaits them together.`,
+        `Messages are separate arrays; \`hashMany\` returns each digest as a view of one new buffer per call, \`hashManyInto\` writes into one array the caller reuses; ` +
+        `the \`many\` kernel alone runs one piece of messages of one length already in its memory, its jobs written once: the ceiling of \`hashMany\` (– where lengths differ, or in runs from before it was measured); ` +
+        `WebCrypto digests every message of the batch concurrently and awaits them together.`,
     );
     out.push('');
     out.push(batchTable(report.batch));
     out.push('');
+    const ratios = kernelRatios(report.batch);
+    if (ratios) out.push(ratios, '');
   }
   out.push(
     `How measured: every implementation's digest is checked before timing (BLAKE3 against our JS backend, SHA-256 against @noble/hashes); a wrong one is never timed. ` +

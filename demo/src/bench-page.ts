@@ -120,7 +120,10 @@ function drawTasks(report: PageReport): void {
       ...row(r, report.stream.rows[0]).slice(1),
     ]),
     ...(report.batch ?? []).flatMap((b) =>
-      b.rows.map((r) => [`${b.count} messages of ${b.label}, ${r.label}`, ...row(r, b.rows[0]).slice(1)]),
+      b.rows.map((r) => [
+        `${b.count} messages of ${b.label}, ${r.label.replaceAll('`', '')}`,
+        ...row(r, b.rows[0]).slice(1),
+      ]),
     ),
   ];
   fillTable($('table-tasks'), ['case', 'MB/s', '× first row of its group'], rows);
