@@ -54,6 +54,20 @@ const drain = async (readable) => {
   if (n !== total) throw new Error(`released ${n} bytes, expected ${total}`);
 };
 
+/** The same with a BYOB reader that brings one reused buffer of `size` bytes. */
+const drainByob = async (readable, size = MiB) => {
+  const reader = readable.getReader({ mode: 'byob' });
+  let buffer = new ArrayBuffer(size);
+  let n = 0;
+  for (;;) {
+    const { done, value } = await reader.read(new Uint8Array(buffer));
+    if (done) break;
+    n += value.length;
+    buffer = value.buffer;
+  }
+  if (n !== total) throw new Error(`released ${n} bytes, expected ${total}`);
+};
+
 const forward = (size, copy) =>
   drain(
     source(data, size).pipeThrough(new TransformStream({ transform: (c, ctl) => ctl.enqueue(copy ? c.slice() : c) })),
@@ -84,6 +98,23 @@ const cases = {
     drain(source(grouped, MiB).pipeThrough(new BaoVerifyStream(expected, { chunkGroupLog: 4 }))),
   'BaoVerifyStream (chunkGroupLog 4, outboard, 1 MiB writes)': () =>
     drain(
+      source(data, MiB).pipeThrough(new BaoVerifyStream(expected, { chunkGroupLog: 4, outboard: groupedOutboard })),
+    ),
+  'BaoVerifyStream (combined, BYOB)': () => drainByob(source(combined).pipeThrough(new BaoVerifyStream(expected))),
+  'BaoVerifyStream (outboard bytes, BYOB)': () =>
+    drainByob(source(data).pipeThrough(new BaoVerifyStream(expected, { outboard }))),
+  'BaoVerifyStream (combined, 1 MiB writes, BYOB)': () =>
+    drainByob(source(combined, MiB).pipeThrough(new BaoVerifyStream(expected))),
+  'BaoVerifyStream (outboard bytes, 1 MiB writes, BYOB)': () =>
+    drainByob(source(data, MiB).pipeThrough(new BaoVerifyStream(expected, { outboard }))),
+  'BaoVerifyStream (chunkGroupLog 4, BYOB)': () =>
+    drainByob(source(grouped).pipeThrough(new BaoVerifyStream(expected, { chunkGroupLog: 4 }))),
+  'BaoVerifyStream (chunkGroupLog 4, outboard, BYOB)': () =>
+    drainByob(source(data).pipeThrough(new BaoVerifyStream(expected, { chunkGroupLog: 4, outboard: groupedOutboard }))),
+  'BaoVerifyStream (chunkGroupLog 4, 1 MiB writes, BYOB)': () =>
+    drainByob(source(grouped, MiB).pipeThrough(new BaoVerifyStream(expected, { chunkGroupLog: 4 }))),
+  'BaoVerifyStream (chunkGroupLog 4, outboard, 1 MiB writes, BYOB)': () =>
+    drainByob(
       source(data, MiB).pipeThrough(new BaoVerifyStream(expected, { chunkGroupLog: 4, outboard: groupedOutboard })),
     ),
   'baoDecode (in memory, combined)': async () => {
