@@ -13,7 +13,15 @@
 //
 // Usage: node scripts/measure-bao.mjs [rounds=7] [MiB=64]   (after `pnpm --filter @blake3-web/stream run build`)
 import { backend, blake3, bytesToHex } from '@blake3-web/core';
-import { baoDecode, baoEncode, BaoEncoder, BaoVerifyStream, Blake3Stream } from '@blake3-web/stream';
+import {
+  baoDecode,
+  baoEncode,
+  baoEncodedSize,
+  baoEncodeInto,
+  BaoEncoder,
+  BaoVerifyStream,
+  Blake3Stream,
+} from '@blake3-web/stream';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 
 const rounds = Number(process.argv[2] ?? 7);
@@ -28,6 +36,7 @@ const outboard = baoEncode(data, { outboard: true }).encoded;
 const grouped = baoEncode(data, { chunkGroupLog: 4 }).encoded;
 const groupedOutboard = baoEncode(data, { chunkGroupLog: 4, outboard: true }).encoded;
 const MiB = 2 ** 20;
+const encodeOut = new Uint8Array(baoEncodedSize(total));
 
 const source = (bytes, size = piece) => {
   let at = 0;
@@ -121,6 +130,7 @@ const cases = {
     if (baoDecode(combined, expected).length !== total) throw new Error('baoDecode length');
   },
   'baoEncode (combined)': async () => void baoEncode(data),
+  'baoEncodeInto (combined, reused buffer)': async () => void baoEncodeInto(data, encodeOut),
   'BaoEncoder (outboard, 64 KiB updates)': async () => {
     const e = new BaoEncoder();
     for (let i = 0; i < total; i += piece) e.update(data.subarray(i, i + piece));
