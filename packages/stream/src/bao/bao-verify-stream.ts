@@ -35,6 +35,10 @@ export interface BaoVerifyOpts extends BaoTreeOpts {
  * bytes after its tree fails the same way. Memory is the tree height plus one chunk (plus one
  * write's worth of output), whatever the content size.
  *
+ * Where the engine has readable byte streams, `readable` is one: a BYOB reader
+ * (`getReader({ mode: 'byob' })`) gets verified bytes copied into the buffer it brings, and the
+ * stream gathers the next nodes into the memory that frees, instead of fresh arrays.
+ *
  * @example
  * ```ts
  * const res = await fetch('/video.bao');
