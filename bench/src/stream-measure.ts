@@ -41,6 +41,17 @@ export async function measureStreams(
     for (let c = await reader.read(); !c.done; c = await reader.read()) n += c.value.length;
     return n;
   };
+  /** The same with a BYOB reader that brings one reused buffer of 1 MiB (no fresh memory per read). */
+  const drainByob = async (r: ReadableStream<Uint8Array>) => {
+    const reader = r.getReader({ mode: 'byob' });
+    let view = new Uint8Array(MiB);
+    let n = 0;
+    for (let c = await reader.read(view); !c.done; c = await reader.read(view)) {
+      n += c.value.length;
+      view = new Uint8Array(c.value.buffer);
+    }
+    return n;
+  };
   const released = (n: number) => (n === totalBytes ? expected : `${n} bytes released`);
   const cases: Record<string, () => Promise<string>> = {
     'one-shot blake3()': async () => core.bytesToHex(core.blake3(data)),
@@ -72,6 +83,27 @@ export async function measureStreams(
     'BaoVerifyStream, outboard, chunkGroupLog 4': async () => {
       const opts = { ...grouped, outboard: outboard4 };
       return released(await drain(source().pipeThrough(new stream.BaoVerifyStream(expected, opts))));
+    },
+    // The same with a reader that brings its own buffer: verified bytes are copied into it.
+    'BaoVerifyStream, combined, BYOB reader': async () => {
+      return released(await drainByob(source(combined).pipeThrough(new stream.BaoVerifyStream(expected))));
+    },
+    'BaoVerifyStream, outboard, BYOB reader': async () => {
+      return released(await drainByob(source().pipeThrough(new stream.BaoVerifyStream(expected, { outboard }))));
+    },
+    'BaoVerifyStream, combined, 1 MiB chunks, BYOB reader': async () => {
+      return released(await drainByob(source(combined, MiB).pipeThrough(new stream.BaoVerifyStream(expected))));
+    },
+    'BaoVerifyStream, outboard, 1 MiB chunks, BYOB reader': async () => {
+      const verify = new stream.BaoVerifyStream(expected, { outboard });
+      return released(await drainByob(source(data, MiB).pipeThrough(verify)));
+    },
+    'BaoVerifyStream, combined, chunkGroupLog 4, BYOB reader': async () => {
+      return released(await drainByob(source(combined4).pipeThrough(new stream.BaoVerifyStream(expected, grouped))));
+    },
+    'BaoVerifyStream, outboard, chunkGroupLog 4, BYOB reader': async () => {
+      const opts = { ...grouped, outboard: outboard4 };
+      return released(await drainByob(source().pipeThrough(new stream.BaoVerifyStream(expected, opts))));
     },
     // The floor under any pass-through: the same pipeline with a transform that only forwards.
     'TransformStream, no hashing': async () => {

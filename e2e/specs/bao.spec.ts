@@ -204,6 +204,101 @@ test.describe('Bao', () => {
     expect(r.overLong).toEqual({ released: len, prefix: true, error: 'IntegrityError ERR_BLAKE3_MISMATCH' });
   });
 
+  test('BaoVerifyStream: a BYOB reader gets verified content in its own buffer, where the engine has BYOB readers; released arrays hold nothing more', async ({
+    enginePage,
+  }) => {
+    const len = 300_000;
+    const tamper = layout(len).filter((n) => n.kind === 'chunk')[150];
+    const r = await enginePage.evaluate(
+      async ({ len, byte }) => {
+        const { stream } = globalThis.blake3WebStream!;
+        const data = new Uint8Array(len);
+        for (let i = 0; i < len; i++) data[i] = (i * 13 + 5) % 256;
+        const { hash, encoded } = stream.baoEncode(data);
+        const bad = encoded.slice();
+        bad[byte] ^= 0x04;
+        const pieces = (bytes: Uint8Array, size: number) => {
+          let at = 0;
+          return new ReadableStream<Uint8Array>({
+            pull: (c) => (at < bytes.length ? c.enqueue(bytes.slice(at, (at += size))) : c.close()),
+          });
+        };
+        const mark = 0xee;
+        /** BYOB reads into one buffer of `size` bytes: bytes released, whether each read was the content there. */
+        const readByob = async (readable: ReadableStream<Uint8Array>, size: number) => {
+          const reader = readable.getReader({ mode: 'byob' });
+          let buffer = new ArrayBuffer(size + 16);
+          let at = 0;
+          let exact = true;
+          try {
+            for (;;) {
+              new Uint8Array(buffer).fill(mark);
+              const { done, value } = await reader.read(new Uint8Array(buffer, 8, size));
+              if (done) break;
+              for (let i = 0; i < value.length; i++) exact &&= value[i] === data[at + i];
+              const whole = new Uint8Array(value.buffer);
+              for (let i = 0; i < whole.length; i++) if (i < 8 || i >= 8 + value.length) exact &&= whole[i] === mark;
+              at += value.length;
+              buffer = value.buffer as ArrayBuffer;
+            }
+          } catch (e) {
+            return { released: at, exact, error: (e as Error).name };
+          }
+          return { released: at, exact, error: null };
+        };
+        /** A default reader: bytes released, whether every array is the content there and alone in its buffer. */
+        const readPlain = async (readable: ReadableStream<Uint8Array>) => {
+          const reader = readable.getReader();
+          let at = 0;
+          let exact = true;
+          try {
+            for (;;) {
+              const { done, value } = await reader.read();
+              if (done) break;
+              exact &&= value.byteOffset === 0 && value.buffer.byteLength === value.length;
+              for (let i = 0; i < value.length; i++) exact &&= value[i] === data[at + i];
+              at += value.length;
+            }
+          } catch (e) {
+            return { released: at, exact, error: (e as Error).name };
+          }
+          return { released: at, exact, error: null };
+        };
+        let byob = true;
+        try {
+          new stream.BaoVerifyStream(hash).readable.getReader({ mode: 'byob' }).releaseLock();
+        } catch {
+          byob = false;
+        }
+        const plain = [
+          await readPlain(pieces(encoded, 65536).pipeThrough(new stream.BaoVerifyStream(hash))),
+          await readPlain(pieces(bad, 1 << 20).pipeThrough(new stream.BaoVerifyStream(hash))),
+        ];
+        if (!byob) return { byob, plain, viaByob: [] };
+        const viaByob = [];
+        for (const [size, write] of [
+          [1000, 65536],
+          [65536, 65536],
+          [4099, 1 << 20],
+          [len + 100, 7000],
+        ])
+          viaByob.push(await readByob(pieces(encoded, write).pipeThrough(new stream.BaoVerifyStream(hash)), size));
+        viaByob.push(await readByob(pieces(bad, 65536).pipeThrough(new stream.BaoVerifyStream(hash)), 5000));
+        return { byob, plain, viaByob };
+      },
+      { len, byte: tamper.at + 100 },
+    );
+    // WebKitGTK has no BYOB readers; Chromium and Firefox have.
+    expect(r.byob).toBe(enginePage.engine !== 'webkit');
+    expect(r.plain).toEqual([
+      { released: len, exact: true, error: null },
+      { released: tamper.contentStart, exact: true, error: 'IntegrityError' },
+    ]);
+    if (!r.byob) return;
+    expect(r.viaByob.slice(0, 4)).toEqual(Array(4).fill({ released: len, exact: true, error: null }));
+    expect(r.viaByob[4]).toEqual({ released: tamper.contentStart, exact: true, error: 'IntegrityError' });
+  });
+
   test('fetchVerified: a combined encoding and content plus outboard from blob: URLs; tampering fails the body', async ({
     enginePage,
   }) => {

@@ -13,7 +13,15 @@
 //
 // Usage: node scripts/measure-bao.mjs [rounds=7] [MiB=64]   (after `pnpm --filter @blake3-web/stream run build`)
 import { backend, blake3, bytesToHex } from '@blake3-web/core';
-import { baoDecode, baoEncode, BaoEncoder, BaoVerifyStream, Blake3Stream } from '@blake3-web/stream';
+import {
+  baoDecode,
+  baoEncode,
+  baoEncodedSize,
+  baoEncodeInto,
+  BaoEncoder,
+  BaoVerifyStream,
+  Blake3Stream,
+} from '@blake3-web/stream';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 
 const rounds = Number(process.argv[2] ?? 7);
@@ -28,6 +36,7 @@ const outboard = baoEncode(data, { outboard: true }).encoded;
 const grouped = baoEncode(data, { chunkGroupLog: 4 }).encoded;
 const groupedOutboard = baoEncode(data, { chunkGroupLog: 4, outboard: true }).encoded;
 const MiB = 2 ** 20;
+const encodeOut = new Uint8Array(baoEncodedSize(total));
 
 const source = (bytes, size = piece) => {
   let at = 0;
@@ -50,6 +59,20 @@ const drain = async (readable) => {
     const { done, value } = await reader.read();
     if (done) break;
     n += value.length;
+  }
+  if (n !== total) throw new Error(`released ${n} bytes, expected ${total}`);
+};
+
+/** The same with a BYOB reader that brings one reused buffer of `size` bytes. */
+const drainByob = async (readable, size = MiB) => {
+  const reader = readable.getReader({ mode: 'byob' });
+  let buffer = new ArrayBuffer(size);
+  let n = 0;
+  for (;;) {
+    const { done, value } = await reader.read(new Uint8Array(buffer));
+    if (done) break;
+    n += value.length;
+    buffer = value.buffer;
   }
   if (n !== total) throw new Error(`released ${n} bytes, expected ${total}`);
 };
@@ -86,10 +109,28 @@ const cases = {
     drain(
       source(data, MiB).pipeThrough(new BaoVerifyStream(expected, { chunkGroupLog: 4, outboard: groupedOutboard })),
     ),
+  'BaoVerifyStream (combined, BYOB)': () => drainByob(source(combined).pipeThrough(new BaoVerifyStream(expected))),
+  'BaoVerifyStream (outboard bytes, BYOB)': () =>
+    drainByob(source(data).pipeThrough(new BaoVerifyStream(expected, { outboard }))),
+  'BaoVerifyStream (combined, 1 MiB writes, BYOB)': () =>
+    drainByob(source(combined, MiB).pipeThrough(new BaoVerifyStream(expected))),
+  'BaoVerifyStream (outboard bytes, 1 MiB writes, BYOB)': () =>
+    drainByob(source(data, MiB).pipeThrough(new BaoVerifyStream(expected, { outboard }))),
+  'BaoVerifyStream (chunkGroupLog 4, BYOB)': () =>
+    drainByob(source(grouped).pipeThrough(new BaoVerifyStream(expected, { chunkGroupLog: 4 }))),
+  'BaoVerifyStream (chunkGroupLog 4, outboard, BYOB)': () =>
+    drainByob(source(data).pipeThrough(new BaoVerifyStream(expected, { chunkGroupLog: 4, outboard: groupedOutboard }))),
+  'BaoVerifyStream (chunkGroupLog 4, 1 MiB writes, BYOB)': () =>
+    drainByob(source(grouped, MiB).pipeThrough(new BaoVerifyStream(expected, { chunkGroupLog: 4 }))),
+  'BaoVerifyStream (chunkGroupLog 4, outboard, 1 MiB writes, BYOB)': () =>
+    drainByob(
+      source(data, MiB).pipeThrough(new BaoVerifyStream(expected, { chunkGroupLog: 4, outboard: groupedOutboard })),
+    ),
   'baoDecode (in memory, combined)': async () => {
     if (baoDecode(combined, expected).length !== total) throw new Error('baoDecode length');
   },
   'baoEncode (combined)': async () => void baoEncode(data),
+  'baoEncodeInto (combined, reused buffer)': async () => void baoEncodeInto(data, encodeOut),
   'BaoEncoder (outboard, 64 KiB updates)': async () => {
     const e = new BaoEncoder();
     for (let i = 0; i < total; i += piece) e.update(data.subarray(i, i + piece));

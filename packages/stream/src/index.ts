@@ -3,7 +3,14 @@ export { VerifyStream } from './verify-stream.js';
 export { IntegrityError } from './integrity-error.js';
 export { hashStream } from './hash-stream.js';
 export { verifyResponse } from './verify-response.js';
-export { baoEncode, baoEncodedSize, baoOutboardSize, type BaoEncodeOpts, type BaoEncoded } from './bao/encode.js';
+export {
+  baoEncode,
+  baoEncodeInto,
+  baoEncodedSize,
+  baoOutboardSize,
+  type BaoEncodeOpts,
+  type BaoEncoded,
+} from './bao/encode.js';
 export { BaoEncoder, type BaoOutboard } from './bao/encoder.js';
 export { baoCombine } from './bao/combine.js';
 export { baoDecode, type BaoDecodeOpts } from './bao/decode.js';

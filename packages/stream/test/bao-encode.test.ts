@@ -1,10 +1,11 @@
-import { blake3 } from '@blake3-web/core';
+import { blake3, bytesToHex } from '@blake3-web/core';
 import { hashSubtree, mergeSubtreesNonRoot, mergeSubtreesRoot } from '@blake3-web/core/hazmat';
 import {
   baoCombine,
   baoDecode,
   baoEncode,
   baoEncodedSize,
+  baoEncodeInto,
   BaoEncoder,
   baoOutboardSize,
   IntegrityError,
@@ -12,7 +13,7 @@ import {
 import { Random, testSeed } from '@blake3-web/testkit';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { chunked, consume, layout, paint } from './fixtures/bao-helpers.ts';
+import { chunked, consume, layout, paint, reference, stored } from './fixtures/bao-helpers.ts';
 
 const rng = new Random(testSeed());
 
@@ -172,5 +173,72 @@ describe('baoDecode', () => {
         message: /after the end of its Bao tree/,
       });
     }
+  });
+});
+
+describe('baoEncodeInto', () => {
+  it('writes the reference encodings into a reused, dirty buffer at any offset, and nothing past them', () => {
+    const rng = new Random(testSeed());
+    const buffer = new Uint8Array(4_000_000);
+    for (const ref of reference.cases) {
+      const data = paint(ref.len);
+      for (const outboard of [false, true]) {
+        const size = outboard ? baoOutboardSize(ref.len) : baoEncodedSize(ref.len);
+        const at = rng.int(0, 100);
+        buffer.fill(0x5a);
+        const out = buffer.subarray(at, at + size + 10);
+        const hash = baoEncodeInto(data, out, { outboard });
+        assert.equal(bytesToHex(hash), ref.hash);
+        assert.deepEqual(
+          stored(out.subarray(0, size), outboard ? ref.outboard : ref.encoded),
+          outboard ? ref.outboard : ref.encoded,
+        );
+        assert.ok(
+          out.subarray(size).every((b) => b === 0x5a),
+          'bytes past the encoding stay as they were',
+        );
+      }
+    }
+  });
+
+  it('equals baoEncode for random lengths and chunk groups', () => {
+    const rng = new Random(testSeed());
+    for (let i = 0; i < 30; i++) {
+      const data = rng.bytes(rng.pick([0, 1, 1024, 1025, rng.int(0, 70_000), rng.int(0, 1 << 20)]));
+      const opts = { chunkGroupLog: rng.pick([0, 1, 4]), outboard: rng.int(0, 1) === 1 };
+      const want = baoEncode(data, opts);
+      const out = rng.bytes(want.encoded.length + rng.int(0, 3));
+      assert.deepEqual(baoEncodeInto(data, out, opts), want.hash);
+      assert.deepEqual(out.subarray(0, want.encoded.length), want.encoded);
+    }
+  });
+
+  it('validates its arguments, naming them and what arrived', () => {
+    const data = paint(5000);
+    assert.throws(() => baoEncodeInto(data, [] as unknown as Uint8Array), {
+      name: 'TypeError',
+      message: /out must be a Uint8Array, got/,
+    });
+    assert.throws(() => baoEncodeInto('x' as unknown as Uint8Array, new Uint8Array(10)), {
+      name: 'TypeError',
+      message: /data must be a Uint8Array/,
+    });
+    assert.throws(() => baoEncodeInto(data, new Uint8Array(baoEncodedSize(5000) - 1)), {
+      name: 'RangeError',
+      message: `out must hold the ${baoEncodedSize(5000)} bytes of the combined encoding of 5000 bytes, got ${baoEncodedSize(5000) - 1}`,
+    });
+    assert.throws(() => baoEncodeInto(data, new Uint8Array(100), { outboard: true }), {
+      name: 'RangeError',
+      message: /outboard encoding of 5000 bytes, got 100/,
+    });
+    assert.throws(() => baoEncodeInto(data, new Uint8Array(1 << 20), { outboard: 1 as unknown as boolean }), TypeError);
+    const shared = new Uint8Array(20_000);
+    assert.throws(() => baoEncodeInto(shared.subarray(0, 5000), shared.subarray(4000)), {
+      name: 'RangeError',
+      message: /out must not overlap data/,
+    });
+    // Beside each other in one buffer is fine.
+    const hash = baoEncodeInto(shared.subarray(0, 5000), shared.subarray(5000));
+    assert.deepEqual(hash, baoEncode(new Uint8Array(5000)).hash);
   });
 });

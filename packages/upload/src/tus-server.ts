@@ -57,10 +57,16 @@ export const MISMATCH_STATUS = 460;
 const READ_BYTES = 4 << 20;
 
 /**
- * What the store keeps of an upload while it is written: its hasher and, with `outboard`, its Bao
- * encoder, both having taken the same bytes.
+ * What the store keeps of an upload while it is written: its hasher or, with `outboard`, its Bao
+ * encoder, whose root is the upload's BLAKE3 hash (so each byte is hashed once); and the
+ * encoder's result once the root was asked for.
  */
-type Track = { hasher: UploadHasher; encoder: BaoEncoder | undefined };
+type Track =
+  | { hasher: UploadHasher; encoder?: undefined }
+  | { hasher?: undefined; encoder: BaoEncoder; finished?: { hash: Uint8Array; outboard: Uint8Array } };
+
+/** Bytes the track has taken. */
+const taken = (track: Track): number => track.encoder?.length ?? track.hasher!.offset;
 
 export class Blake3FileStore extends FileStore {
   readonly #directory: string;
@@ -91,12 +97,12 @@ export class Blake3FileStore extends FileStore {
   override async write(readable: Readable, id: string, offset: number): Promise<number> {
     const track = await this.#trackAt(id, offset);
     const { hasher, encoder } = track;
-    const before = hasher.checkpoint();
+    const before = hasher?.checkpoint();
     const tee = new Transform({
       transform(chunk: Uint8Array, _encoding, callback) {
         try {
-          hasher.write(hasher.offset, chunk);
-          encoder?.update(chunk);
+          if (hasher) hasher.write(hasher.offset, chunk);
+          else encoder.update(chunk);
           callback(null, chunk);
         } catch (e) {
           callback(e as Error);
@@ -111,13 +117,10 @@ export class Blake3FileStore extends FileStore {
     } finally {
       // The hash must cover exactly the bytes on disk: bytes that passed the tee but were not
       // written (a dropped connection) are taken back by resuming from before this write. The
-      // encoder cannot go back: it is built again from the file (read once for both).
+      // encoder cannot go back: it is built again from the file.
       const onDisk = written ?? (await stat(join(this.#directory, id))).size;
-      if (hasher.offset !== onDisk || (encoder !== undefined && encoder.length !== onDisk)) {
-        const resumed: Track = {
-          hasher: new UploadHasher({ ...this.#mode, checkpoint: before }),
-          encoder: this.#encoder(),
-        };
+      if (taken(track) !== onDisk) {
+        const resumed = this.#track(before);
         this.#tracks.set(id, resumed);
         await this.#readInto(resumed, id, onDisk);
       }
@@ -132,7 +135,10 @@ export class Blake3FileStore extends FileStore {
 
   /** The BLAKE3 hash of the upload's bytes on disk (`size` of them), from the hash kept while writing. */
   async rootOf(id: string, size: number): Promise<Uint8Array> {
-    return (await this.#trackAt(id, size)).hasher.digest();
+    const track = await this.#trackAt(id, size);
+    if (!track.encoder) return track.hasher.digest();
+    track.finished ??= track.encoder.finalize();
+    return track.finished.hash;
   }
 
   /**
@@ -144,7 +150,7 @@ export class Blake3FileStore extends FileStore {
     const track = await this.#trackAt(id, size);
     this.#tracks.delete(id);
     if (track.encoder === undefined) return;
-    const { hash, outboard } = track.encoder.finalize();
+    const { hash, outboard } = (track.finished ??= track.encoder.finalize());
     if (hash.length !== root.length || !timingSafeEqual(hash, root))
       throw new Error(`the Bao outboard built for upload ${id} is not that of its verified bytes`);
     // Written whole under another name first: a reader never sees half an outboard.
@@ -153,15 +159,18 @@ export class Blake3FileStore extends FileStore {
     await rename(`${path}.part`, path);
   }
 
-  #encoder(): BaoEncoder | undefined {
-    return this.#outboard && new BaoEncoder(this.#outboard);
+  /** A track that has taken nothing, or (the hash mode) resumes from `checkpoint`. */
+  #track(checkpoint?: ReturnType<UploadHasher['checkpoint']>): Track {
+    if (this.#outboard) return { encoder: new BaoEncoder(this.#outboard) };
+    return { hasher: new UploadHasher(checkpoint ? { ...this.#mode, checkpoint } : this.#mode) };
   }
 
   /** A track that has taken exactly `offset` bytes; bytes it lacks (a restarted server) are read from disk. */
   async #trackAt(id: string, offset: number): Promise<Track> {
     let track = this.#tracks.get(id);
-    if (track === undefined || track.hasher.offset > offset) {
-      track = { hasher: new UploadHasher(this.#mode), encoder: this.#encoder() };
+    // A finished encoder takes no more bytes: one asked for another length starts again.
+    if (track === undefined || taken(track) > offset || (track.encoder && track.finished && taken(track) !== offset)) {
+      track = this.#track();
       this.#tracks.set(id, track);
     }
     await this.#readInto(track, id, offset);
@@ -169,8 +178,9 @@ export class Blake3FileStore extends FileStore {
   }
 
   /** Reads the file up to `end` into the track: from where the encoder stops, or else the hasher. */
-  async #readInto({ hasher, encoder }: Track, id: string, end: number): Promise<void> {
-    let at = encoder?.length ?? hasher.offset;
+  async #readInto(track: Track, id: string, end: number): Promise<void> {
+    const { hasher, encoder } = track;
+    let at = taken(track);
     if (at >= end) return;
     const file = await open(join(this.#directory, id), 'r');
     try {
@@ -179,8 +189,8 @@ export class Blake3FileStore extends FileStore {
         const { bytesRead } = await file.read(buffer, 0, Math.min(READ_BYTES, end - at), at);
         if (bytesRead === 0) throw new Error(`upload ${id} has ${at} bytes on disk, expected ${end}`);
         const bytes = buffer.subarray(0, bytesRead);
-        if (hasher.offset < at + bytesRead) hasher.write(at, bytes); // the part it has taken is skipped
-        encoder?.update(bytes);
+        if (encoder) encoder.update(bytes);
+        else if (hasher.offset < at + bytesRead) hasher.write(at, bytes); // the part it has taken is skipped
         at += bytesRead;
       }
     } finally {

@@ -6,6 +6,11 @@
  * how fast it reads. Here the writable side's `write` waits until the reader has taken every
  * output of the chunk before it reports an error or takes the next chunk: the reader always gets
  * all content that was verified, then the error.
+ *
+ * Where the engine has readable byte streams the readable side is one, so a BYOB reader
+ * (`getReader({ mode: 'byob' })`) gets the outputs copied into the buffer it brings, and their
+ * memory goes back to the transformer (`recycle`) instead of a fresh array per output. A default
+ * reader gets arrays of its own, as from any stream.
  */
 export interface GatedTransformer {
   /** Handles one written chunk, passing outputs to `emit`; throws (or rejects) to fail the stream. */
@@ -14,6 +19,39 @@ export interface GatedTransformer {
   close(emit: (out: Uint8Array) => void): void | Promise<void>;
   /** The writer aborted or the reader cancelled: release resources (an outboard reader). */
   stop(reason: unknown): void;
+  /**
+   * Every output was copied out to a BYOB reader: these buffers, which held them, are the
+   * transformer's to reuse. Called only when no output is pending.
+   */
+  recycle(buffers: ArrayBuffer[]): void;
+}
+
+type Controller = ReadableStreamDefaultController<Uint8Array> | ReadableByteStreamController;
+
+let byteStreams: boolean | undefined;
+
+/** Whether this engine has readable byte streams with BYOB readers (WebKitGTK 2.50 has not). */
+function hasByteStreams(): boolean {
+  if (byteStreams === undefined) {
+    try {
+      new ReadableStream({ type: 'bytes' }).getReader({ mode: 'byob' }).releaseLock();
+      byteStreams = true;
+    } catch {
+      byteStreams = false;
+    }
+  }
+  return byteStreams;
+}
+
+/**
+ * `out` as a chunk for a default reader: an array alone in its buffer as is (a byte stream
+ * transfers the buffer, a plain one hands it on), a view of a larger buffer copied, so a reader
+ * never reaches bytes beyond the view (they may be unverified) through `.buffer`.
+ */
+function own(out: Uint8Array): Uint8Array<ArrayBuffer> {
+  // Outputs are the transformer's own arrays, never views of shared memory.
+  const whole = out.byteOffset === 0 && out.byteLength === out.buffer.byteLength;
+  return (whole ? out : out.slice()) as Uint8Array<ArrayBuffer>;
 }
 
 export function gatedPair(transformer: GatedTransformer): {
@@ -21,6 +59,10 @@ export function gatedPair(transformer: GatedTransformer): {
   writable: WritableStream<Uint8Array>;
 } {
   const outputs: Uint8Array[] = [];
+  /** Bytes of the first output already copied out to a BYOB reader. */
+  let copied = 0;
+  /** Buffers whose outputs were all copied out, handed back once no output is pending. */
+  const spent: ArrayBuffer[] = [];
   let failure: { reason: unknown } | undefined;
   let ended = false;
   let stopped = false;
@@ -29,7 +71,7 @@ export function gatedPair(transformer: GatedTransformer): {
   /** The pending write, waiting for the reader to take every output. */
   let wakeWriter: (() => void) | undefined;
   let writableController!: WritableStreamDefaultController;
-  let readableController!: ReadableStreamDefaultController<Uint8Array>;
+  let readableController!: Controller;
 
   const emit = (out: Uint8Array): void => {
     if (out.length > 0) outputs.push(out);
@@ -46,10 +88,44 @@ export function gatedPair(transformer: GatedTransformer): {
     wakeWriter = undefined;
     wake?.();
   };
+  const clear = (): void => {
+    outputs.length = 0;
+    spent.length = 0;
+    copied = 0;
+  };
   const stop = (reason: unknown): void => {
     if (stopped) return;
     stopped = true;
     transformer.stop(reason);
+  };
+  /** The first output was taken whole. */
+  const shift = (recyclable: boolean): void => {
+    const out = outputs.shift()!;
+    copied = 0;
+    // A buffer enqueued to a default reader left us (transferred: length 0) or is the reader's.
+    if (recyclable && out.buffer.byteLength > 0 && !spent.includes(out.buffer as ArrayBuffer))
+      spent.push(out.buffer as ArrayBuffer);
+    else if (!recyclable) {
+      // An earlier output of the same buffer copied out does not make it free again.
+      const i = spent.indexOf(out.buffer as ArrayBuffer);
+      if (i >= 0) spent.splice(i, 1);
+    }
+    if (outputs.length > 0) return;
+    if (spent.length > 0) transformer.recycle(spent.splice(0));
+    notifyWriter();
+  };
+  /** Copies pending outputs into a BYOB reader's view, as many as fit; the bytes copied. */
+  const fill = (view: Uint8Array): number => {
+    let n = 0;
+    while (n < view.length && outputs.length > 0) {
+      const out = outputs[0];
+      const m = Math.min(view.length - n, out.length - copied);
+      view.set(out.subarray(copied, copied + m), n);
+      n += m;
+      copied += m;
+      if (copied === out.length) shift(true);
+    }
+    return n;
   };
   /** Runs one step of the transformer, then hands its outputs over before reporting its error. */
   const step = async (run: () => void | Promise<void>): Promise<void> => {
@@ -79,7 +155,7 @@ export function gatedPair(transformer: GatedTransformer): {
         'abort',
         () => {
           failure ??= { reason: signal.reason };
-          outputs.length = 0;
+          clear();
           stop(signal.reason);
           notifyWriter();
         },
@@ -95,42 +171,52 @@ export function gatedPair(transformer: GatedTransformer): {
     abort(reason) {
       // The source failed: the reader sees its reason at once, as with a TransformStream.
       failure ??= { reason };
-      outputs.length = 0;
+      clear();
       stop(reason);
       readableController.error(reason);
       notifyReader();
     },
   });
 
-  const readable = new ReadableStream<Uint8Array>(
-    {
-      start(controller) {
-        readableController = controller;
-      },
-      pull(controller) {
-        return new Promise<void>((resolve) => {
-          const serve = (): void => {
-            if (outputs.length > 0) {
-              controller.enqueue(outputs.shift()!);
-              if (outputs.length === 0) notifyWriter();
-            } else if (failure) controller.error(failure.reason);
-            else if (ended) controller.close();
-            else return void (wakeReader = serve);
-            resolve();
-          };
-          serve();
-        });
-      },
-      cancel(reason) {
-        failure ??= { reason };
-        outputs.length = 0;
-        stop(reason);
-        // The writer's next write fails with the reason, which makes pipeTo cancel its source.
-        writableController.error(reason);
-        notifyWriter();
-      },
+  const bytes = hasByteStreams();
+  const source = {
+    start(controller: Controller) {
+      readableController = controller;
     },
-    { highWaterMark: 0 },
-  );
-  return { readable, writable };
+    pull(controller: Controller) {
+      const request = 'byobRequest' in controller ? controller.byobRequest : null;
+      return new Promise<void>((resolve) => {
+        const serve = (): void => {
+          if (outputs.length > 0) {
+            if (request?.view) request.respond(fill(request.view as Uint8Array));
+            else {
+              const out = outputs[0];
+              const rest = copied > 0 ? out.subarray(copied) : out;
+              shift(false);
+              controller.enqueue(own(rest));
+            }
+          } else if (failure) controller.error(failure.reason);
+          else if (ended) {
+            controller.close();
+            // A pending BYOB read ends (done, its buffer given back empty) once answered with 0.
+            request?.respond(0);
+          } else return void (wakeReader = serve);
+          resolve();
+        };
+        serve();
+      });
+    },
+    cancel(reason: unknown) {
+      failure ??= { reason };
+      clear();
+      stop(reason);
+      // The writer's next write fails with the reason, which makes pipeTo cancel its source.
+      writableController.error(reason);
+      notifyWriter();
+    },
+  };
+  const readable = bytes
+    ? new ReadableStream({ ...source, type: 'bytes' } as UnderlyingByteSource)
+    : new ReadableStream<Uint8Array>(source as UnderlyingDefaultSource<Uint8Array>, { highWaterMark: 0 });
+  return { readable: readable as ReadableStream<Uint8Array>, writable };
 }

@@ -1,5 +1,6 @@
 import { aChunk, aSmallLog } from '../_assert.js';
 import { IntegrityError } from '../integrity-error.js';
+import { BufferPool } from './_buffer-pool.js';
 import { ByteQueue } from './_byte-queue.js';
 import { gatedPair, type GatedTransformer } from './_gated-pair.js';
 import { baoHash, MAX_BATCH_LOG, resolveLeafBytes, type BaoTreeOpts } from './_options.js';
@@ -33,6 +34,10 @@ export interface BaoVerifyOpts extends BaoTreeOpts {
  * verified before it, and nothing from the failing chunk on. An encoding that ends early or has
  * bytes after its tree fails the same way. Memory is the tree height plus one chunk (plus one
  * write's worth of output), whatever the content size.
+ *
+ * Where the engine has readable byte streams, `readable` is one: a BYOB reader
+ * (`getReader({ mode: 'byob' })`) gets verified bytes copied into the buffer it brings, and the
+ * stream gathers the next nodes into the memory that frees, instead of fresh arrays.
  *
  * @example
  * ```ts
@@ -78,11 +83,13 @@ class Gathering {
 
   /**
    * `runs`: from `encodingRuns`, or undefined for content alone (an outboard's, or a leaf);
-   * `parents`: where the parents of the combined encoding go, exactly their length.
+   * `content`: where the content goes, exactly its length; `parents`: where the parents of the
+   * combined encoding go, exactly their length.
    */
-  constructor(start: number, len: number, parents: Uint8Array, runs: readonly number[] | undefined) {
+  constructor(start: number, content: Uint8Array, parents: Uint8Array, runs: readonly number[] | undefined) {
+    const len = content.length;
     this.start = start;
-    this.content = new Uint8Array(len);
+    this.content = content;
     this.parents = parents;
     this.#runs = runs ?? [len];
     this.#runLeft = Math.abs(this.#runs[0]);
@@ -139,6 +146,8 @@ class BaoVerifier implements GatedTransformer {
   readonly #runs = new Map<number, number[]>();
   /** The parents of the subtree being gathered from a combined encoding; grows to the largest. */
   #parentScratch = new Uint8Array(0);
+  /** Buffers a BYOB reader's copies freed, to gather content into. */
+  readonly #pool = new BufferPool();
 
   constructor(hash: Uint8Array, leafBytes: number, batchBytes: number, outboard: OutboardSource | undefined) {
     this.#hash = hash;
@@ -173,6 +182,11 @@ class BaoVerifier implements GatedTransformer {
 
   stop(reason: unknown): void {
     this.#outboard?.cancel(reason);
+  }
+
+  recycle(buffers: ArrayBuffer[]): void {
+    // Nodes are gathered up to the largest write (or a batch): two of those, and a leaf.
+    this.#pool.give(buffers, 2 * Math.max(this.#largestWrite, this.#batchBytes) + this.#verifier.leafBytes);
   }
 
   /**
@@ -212,7 +226,7 @@ class BaoVerifier implements GatedTransformer {
       }
       if (kind === 'leaf') {
         if (input.size === 0 && len > 0 && !final) return;
-        this.#gathering = new Gathering(start, len, this.#parentScratch.subarray(0, 0), undefined);
+        this.#gathering = new Gathering(start, this.#pool.take(len), this.#parentScratch.subarray(0, 0), undefined);
         continue;
       }
       if (kind === 'parent' && verifier.wholeSubtree) {
@@ -224,7 +238,8 @@ class BaoVerifier implements GatedTransformer {
         if (fits || (len <= this.#batchBytes && !final)) {
           let runs = outboard ? undefined : this.#runs.get(len);
           if (!outboard && !runs) this.#runs.set(len, (runs = encodingRuns(len, leafBytes)));
-          this.#gathering = new Gathering(start, len, this.#parents(outboard ? 0 : parentBytes), runs);
+          const parents = this.#parents(outboard ? 0 : parentBytes);
+          this.#gathering = new Gathering(start, this.#pool.take(len), parents, runs);
           continue;
         }
       }
