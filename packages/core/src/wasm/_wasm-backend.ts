@@ -47,7 +47,11 @@ export function wrap(instance: WebAssembly.Instance): Kernels {
     name: 'wasm-simd',
 
     singleChunk(src, len, key, flags, dkLen) {
-      mem8.set(len === src.length ? src : src.subarray(0, len), IN_PTR);
+      // A short message in a longer buffer (a reused hasher's) is copied by bytes: a subarray per
+      // call cost more than the copy (Firefox, reused hasher, 64 B: see docs/wasm-kernel.md).
+      if (len === src.length) mem8.set(src, IN_PTR);
+      else if (len <= BLOCK_LEN) for (let i = 0; i < len; i++) mem8[IN_PTR + i] = src[i];
+      else mem8.set(src.subarray(0, len), IN_PTR);
       mem8.fill(0, IN_PTR + len, IN_PTR + (len === 0 ? BLOCK_LEN : (len + BLOCK_LEN - 1) & -BLOCK_LEN));
       mem32.set(key, KEY_PTR >> 2);
       one(len, flags);
