@@ -141,8 +141,9 @@ export function batchTable(results: readonly BatchResult[]): string {
   const rule = `|:--|${labels.map(() => '--:').join('|')}|`;
   const body = results.map((res) => {
     const base = res.rows[0].median;
+    // A case that was not timed has no median: NaN, or null once a report went through JSON.
     const cells = res.rows.map((r, i) =>
-      Number.isNaN(r.median)
+      !Number.isFinite(r.median)
         ? '–'
         : i === 0
           ? r.median.toFixed(0)
