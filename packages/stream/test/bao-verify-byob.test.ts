@@ -160,6 +160,36 @@ describe('BaoVerifyStream with a BYOB reader', () => {
     }
   });
 
+  it('a truncated encoding, a flipped length header and bytes after the tree fail as for a default reader', async () => {
+    for (const len of [0, 1, 1025, 5000, 100_000]) {
+      const data = paint(len);
+      const { hash, encoded } = baoEncode(data);
+      const long = new Uint8Array(encoded.length + rng.pick([1, 64, 5000]));
+      long.set(encoded);
+      const cases: [string, Uint8Array, RegExp][] = [
+        ['truncated', encoded.subarray(0, rng.int(0, encoded.length - 1)), /ended early/],
+        ['length header', flipBit(encoded, rng.int(0, 7), rng.int(0, 7)), /./],
+        ['after the tree', long, /after the end of its tree/],
+      ];
+      for (const [kind, written, message] of cases) {
+        const write = rng.pick([500, 3000, 65536]);
+        const what = `${len} bytes, ${kind}, writes of ${write} (seed ${seed})`;
+        const byob = await readByob(
+          chunkedStream(rng, written, write).pipeThrough(new BaoVerifyStream(hash)),
+          [rng.pick(bufferSizes(len)), rng.pick(bufferSizes(len))],
+          data,
+        );
+        const plain = await consume(chunkedStream(rng, written, write).pipeThrough(new BaoVerifyStream(hash)));
+        assert.equal(byob.error?.name, 'IntegrityError', what);
+        assert.match(byob.error!.message, message, what);
+        assert.equal(plain.error?.name, 'IntegrityError', what);
+        assert.equal(byob.trespass, null, what);
+        assert.deepEqual(byob.released, plain.released, what);
+        assert.ok(byob.released.length < Math.max(len, 1) || kind === 'after the tree', what);
+      }
+    }
+  });
+
   it('a default reader gets arrays alone in their buffer: no unverified byte behind a released view', async () => {
     // 64 KiB in one write: one subtree checked at once, which fails and is checked again node by
     // node, releasing the chunks before the corrupt one from the subtree's array.
