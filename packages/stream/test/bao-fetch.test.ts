@@ -42,7 +42,11 @@ describe('fetchVerified', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
-  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  after(() => {
+    // Clients that pool connections (Deno's fetch) would hold close() until they time out.
+    server.closeAllConnections();
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  });
 
   it('a combined encoding: the body is the verified content; status and headers kept, lengths dropped', async () => {
     const res = await fetchVerified(`${base}/file.bao`, hash);
