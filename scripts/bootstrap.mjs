@@ -23,6 +23,8 @@ if (forTests) {
   ensureOracle();
   const { ensureB3sum } = await import(join(root, 'packages/cli/setup/b3sum-setup.mjs'));
   ensureB3sum();
+  const { ensureBao } = await import(join(root, 'packages/stream/setup/bao-setup.mjs'));
+  ensureBao();
   // The e2e tests drive Debian's Chromium, Firefox ESR and WebKitGTK.
   const { ensureBrowsers } = await import('./browsers.mjs');
   ensureBrowsers();

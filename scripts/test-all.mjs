@@ -78,7 +78,7 @@ async function unitTests() {
 }
 
 async function runtimes() {
-  heading('core tests under Deno and Bun');
+  heading('core and stream tests under Deno and Bun');
   const report = join(resultsDir, 'runtimes.json');
   rmSync(report, { force: true });
   const { status } = await run(process.execPath, [join(root, 'scripts/test-runtimes.mjs')]);
@@ -88,7 +88,7 @@ async function runtimes() {
   }
   for (const r of JSON.parse(readFileSync(report, 'utf8'))) {
     rows.push({ ...r, exitStatus: r.ok ? 0 : r.exitStatus || 1 });
-    if (r.backends.length > 0) notes.push(`${r.name}: core backends tested: ${r.backends.join(', ')}`);
+    if (r.backends.length > 0) notes.push(`${r.name}: backends tested: ${r.backends.join(', ')}`);
     for (const e of r.excluded) notes.push(`${r.name}: excluded ${e.file}: ${e.reason}`);
     for (const f of r.failures) notes.push(`${r.name}: FAILED ${f}`);
   }

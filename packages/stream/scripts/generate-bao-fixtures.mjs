@@ -7,14 +7,16 @@
 // FULL_BYTES are stored as hex; larger ones as their length and SHA-256 (an independent hash,
 // so the check does not lean on the BLAKE3 code under test).
 //
-// Usage: node scripts/generate-bao-fixtures.mjs [path/to/bao]   (default: $BAO_BIN, `bao` on
-// PATH, then ~/.cargo/bin/bao)
+// Usage: node scripts/generate-bao-fixtures.mjs [path/to/bao]   (default: $BAO_BIN, the pinned
+// .tools/cargo/bin/bao the bootstrap installs, `bao` on PATH, then ~/.cargo/bin/bao)
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import { baoPath } from '../setup/bao-setup.mjs';
 
 const FULL_BYTES = 2400;
 const FIXED_SIZES = [0, 1, 1023, 1024, 1025, 2048, 2049, 65536, 1000007];
@@ -112,7 +114,9 @@ function randomSizes(seed, n) {
 }
 
 function findBao(arg) {
-  const candidates = [arg, process.env.BAO_BIN, 'bao', join(homedir(), '.cargo', 'bin', 'bao')].filter(Boolean);
+  const candidates = [arg, process.env.BAO_BIN, baoPath, 'bao', join(homedir(), '.cargo', 'bin', 'bao')].filter(
+    Boolean,
+  );
   for (const c of candidates) {
     try {
       if (c.includes('/') && !existsSync(c)) continue;

@@ -1,6 +1,6 @@
 // Byte-for-byte compatibility with the reference Bao implementation (bao 0.13), through the
 // fixtures that scripts/generate-bao-fixtures.mjs recorded from its CLI, and live against the
-// CLI itself where it is installed.
+// CLI itself, pinned and installed by the bootstrap.
 import { bytesToHex } from '@blake3-web/core';
 import {
   baoCombine,
@@ -17,9 +17,11 @@ import { Random, testSeed } from '@blake3-web/testkit';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+// @ts-expect-error: plain .mjs shared with the bootstrap
+import { BAO_VERSION, baoInstall, baoIsPinned, baoPath } from '../setup/bao-setup.mjs';
 import { chunked, consume, paint, reference, stored, storedBytes } from './fixtures/bao-helpers.ts';
 
 const rng = new Random(testSeed());
@@ -90,37 +92,27 @@ describe('Bao reference fixtures', () => {
   }
 });
 
-/** The reference CLI, if this machine has it (`cargo install bao_bin --version 0.13.1`). */
-function findBao(): string | undefined {
-  for (const candidate of [process.env.BAO_BIN, 'bao', join(homedir(), '.cargo', 'bin', 'bao')]) {
-    if (!candidate) continue;
-    try {
-      if (/^0\.13\./.test(execFileSync(candidate, ['--version']).toString())) return candidate;
-    } catch {}
-  }
-  return undefined;
-}
-
-const bao = findBao();
-/** Each live test is a visible skip where the CLI is missing, counted in the summary. */
-const live = {
-  skip: bao === undefined && 'the bao 0.13 CLI is not installed (cargo install bao_bin --version 0.13.1)',
-};
-
 describe('Bao against the reference CLI, live', () => {
-  const dir = bao === undefined ? '' : mkdtempSync(join(tmpdir(), 'bao-live-'));
-  after(() => void (dir && rmSync(dir, { recursive: true, force: true })));
+  const dir = mkdtempSync(join(tmpdir(), 'bao-live-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it(`runs bao ${BAO_VERSION}`, () => {
+    assert.ok(
+      baoIsPinned(),
+      `bao ${BAO_VERSION} is not installed: run node scripts/bootstrap.mjs --test (${baoInstall})`,
+    );
+  });
   const file = (name: string, bytes?: Uint8Array) => {
     const path = join(dir, name);
     if (bytes) writeFileSync(path, bytes);
     return path;
   };
-  const run = (...args: string[]) => new Uint8Array(execFileSync(bao!, args, { maxBuffer: 1 << 30 }));
+  const run = (...args: string[]) => new Uint8Array(execFileSync(baoPath, args, { maxBuffer: 1 << 30 }));
   const sizes = [0, 1, 1024, 1025, 4096, 4097, 1 << 16, 1 << 20, 3 << 20].concat(
     Array.from({ length: 6 }, () => rng.int(0, 400_000)),
   );
 
-  it('bao decode accepts what baoEncode writes (combined and outboard), and bao decode-slice our slices', live, () => {
+  it('bao decode accepts what baoEncode writes (combined and outboard), and bao decode-slice our slices', () => {
     for (const len of sizes) {
       const data = rng.bytes(len);
       const { hash, encoded } = baoEncode(data);
@@ -150,7 +142,7 @@ describe('Bao against the reference CLI, live', () => {
     }
   });
 
-  it('BaoVerifyStream accepts what bao encode writes, and rejects it under another hash', live, async () => {
+  it('BaoVerifyStream accepts what bao encode writes, and rejects it under another hash', async () => {
     for (const len of sizes) {
       const data = rng.bytes(len);
       file('in', data);
