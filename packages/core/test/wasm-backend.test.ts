@@ -166,9 +166,9 @@ describe('backend selection', () => {
 const { PAGES } = await import(${JSON.stringify(new URL('../dist/wasm/_many-layout.js', import.meta.url).href)});
 // The kernel's exports, names and arities, with functions that do nothing; then with one page too few.
 const fns = [['chunks', 5], ['xof', 5], ['many', 3], ['one', 2]].map(([name, n]) => func(name, n, () => {}));
-const impostor = new M(encodeModule(fns, { name: 'memory', pages: PAGES }));
-const small = new M(encodeModule(fns, { name: 'memory', pages: PAGES - 1 }));
-const empty = new M(encodeModule([]));
+const impostor = new M(encodeModule(fns, PAGES));
+const small = new M(encodeModule(fns, PAGES - 1));
+const empty = new M(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]));
 const out = [];
 for (const arg of ['x', null, 42, kernel, { module: undefined, other: 1 }, { module: 'kernel.wasm' }, { module: empty }, { module: small }, { module: impostor }]) {
   try { await core.ready(arg); out.push('resolved'); } catch (e) { out.push(e.constructor.name + ': ' + e.message); }

@@ -5,14 +5,14 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { s32, u32 } from '../src/wasm/_leb128.ts';
-import { encodeModule, FunctionBody, name, section, vec } from '../src/wasm/_module.ts';
+import { encodeModule, func, FunctionBody, name, section, vec } from '../src/wasm/_module.ts';
 import { hashModule, kernelModule, manyModule } from '../src/wasm/_generator.ts';
 import { HASH_PAGES } from '../src/wasm/_layout.ts';
 import { PAGES } from '../src/wasm/_many-layout.ts';
 import { simdSupported } from '../src/wasm/_detect.ts';
 import { engineKernelOptions, jsEngine } from '../src/wasm/_engine.ts';
 import { kernelBytes } from '../src/wasm/_wasm-backend.ts';
-import { I32X4_ADD, I32_ADD, TYPE_I32, TYPE_V128 } from '../src/wasm/_opcodes.ts';
+import { I32X4_ADD, I32_ADD, I32_STORE, TYPE_I32, TYPE_V128 } from '../src/wasm/_opcodes.ts';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 /** The generated kernel's SHA-256: a change to the generator must update it on purpose. */
@@ -153,18 +153,16 @@ describe('module writer', () => {
   });
 
   it('a small module validates and runs', () => {
-    const f = new FunctionBody(2);
-    f.get(0).get(1).op(I32_ADD).i32(-65).op(I32_ADD);
-    const bytes = encodeModule([{ name: 'add', params: [TYPE_I32, TYPE_I32], results: [TYPE_I32], body: f }], {
-      name: 'memory',
-      pages: 1,
-    });
+    const add = func('add', 2, (f, [a, b]) => f.i32(0).get(a).get(b).op(I32_ADD).i32(-65).op(I32_ADD).mem(I32_STORE));
+    const bytes = encodeModule([add], 1);
     assert.ok(WebAssembly.validate(bytes));
-    const { add, memory } = new WebAssembly.Instance(new WebAssembly.Module(bytes)).exports as {
-      add: (a: number, b: number) => number;
+    const exports = new WebAssembly.Instance(new WebAssembly.Module(bytes)).exports as {
+      add: (a: number, b: number) => void;
       memory: WebAssembly.Memory;
     };
-    assert.equal(add(100, 2), 37);
+    exports.add(100, 2);
+    const memory = exports.memory;
+    assert.equal(new Int32Array(memory.buffer)[0], 37);
     assert.equal(memory.buffer.byteLength, 65536);
   });
 

@@ -1,11 +1,11 @@
-import { encodeModule, FunctionBody } from './_module.js';
-import { I32X4_SPLAT, TYPE_V128 } from './_opcodes.js';
-
-/** A 1-instruction module that returns a v128: valid exactly where SIMD is. */
-function simdProbe(): Uint8Array<ArrayBuffer> {
-  const body = new FunctionBody(0).i32(0).simd(I32X4_SPLAT);
-  return encodeModule([{ name: 'f', params: [], results: [TYPE_V128], body }]);
-}
+/**
+ * A module of one function `() -> v128` whose body is `i32.const 0; i32x4.splat`: valid exactly
+ * where SIMD is. Spelled out, so that the module writer needs only what the kernel's modules
+ * have (i32 parameters, no results, one memory).
+ */
+const simdProbe = (): Uint8Array<ArrayBuffer> =>
+  // "\0asm" 1 | type section: () -> v128 | function section | code section: 0 locals, the body, end
+  Uint8Array.of(0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 8, 1, 6, 0, 65, 0, 253, 17, 11);
 
 /** Whether this engine accepts WebAssembly SIMD (128-bit), judged by validating the probe module. */
 export function simdSupported(): boolean {

@@ -30,23 +30,20 @@ const withDefaults = (options: KernelOptions): Required<KernelOptions> => ({
 export function kernelModule(options: KernelOptions = {}): Uint8Array<ArrayBuffer> {
   const opts = withDefaults(options);
   const g = gTemplates(opts);
-  return encodeModule([chunksFunction(g.chunks), xofFunction(g.simd), manyFunction(g.simd), oneFunction(g.scalar)], {
-    name: 'memory',
-    pages: PAGES,
-  });
+  return encodeModule(
+    [chunksFunction(g.chunks), xofFunction(g.simd), manyFunction(g.simd), oneFunction(g.scalar)],
+    PAGES,
+  );
 }
 
 /** The kernel's `chunks`, `xof` and `one` on a memory of the areas they use. */
 export function hashModule(options: KernelOptions = {}): Uint8Array<ArrayBuffer> {
   const opts = withDefaults(options);
   const g = gTemplates(opts);
-  return encodeModule([chunksFunction(g.chunks), xofFunction(g.simd), oneFunction(g.scalar)], {
-    name: 'memory',
-    pages: HASH_PAGES,
-  });
+  return encodeModule([chunksFunction(g.chunks), xofFunction(g.simd), oneFunction(g.scalar)], HASH_PAGES);
 }
 
 /** The kernel's `many` on a memory of the kernel's size (the same layout). */
 export function manyModule(): Uint8Array<ArrayBuffer> {
-  return encodeModule([manyFunction(gTemplates(withDefaults({})).simd)], { name: 'memory', pages: PAGES });
+  return encodeModule([manyFunction(gTemplates(withDefaults({})).simd)], PAGES);
 }

@@ -187,18 +187,10 @@ export class FunctionBody {
   }
 }
 
-/** An exported function: its name, the types of its parameters and results, and its body. */
-export type FuncDef = {
-  readonly name: string;
-  readonly params: readonly ValType[];
-  readonly results: readonly ValType[];
-  readonly body: FunctionBody;
-};
+/** An exported function of `arity` i32 parameters and no results: its name, arity and body. */
+export type FuncDef = { readonly name: string; readonly arity: number; readonly body: FunctionBody };
 
-/**
- * An exported function of `arity` i32 parameters and no results; `build` gets the parameters as
- * locals, in order.
- */
+/** An exported function of `arity` i32 parameters and no results; `build` gets the parameters as locals, in order. */
 export function func(
   name: string,
   arity: number,
@@ -209,28 +201,26 @@ export function func(
     body,
     Array.from({ length: arity }, (_, i) => i),
   );
-  return { name, params: Array<ValType>(arity).fill(TYPE_I32), results: [], body };
+  return { name, arity, body };
 }
 
-/** A module of exported functions over one exported memory of `pages` 64 KiB pages. */
-export function encodeModule(
-  funcs: readonly FuncDef[],
-  memory?: { name: string; pages: number },
-): Uint8Array<ArrayBuffer> {
-  const types = (list: readonly ValType[]) => vec(list.map((t) => [t]));
-  // Not named `exports`: linters take `exports.x` for CommonJS.
-  const exportEntries = funcs.map((f, i) => [...name(f.name), FUNC_EXPORT, ...u32(i)]);
+/** A module of exported functions over one exported memory, `memory`, of `pages` 64 KiB pages. */
+export function encodeModule(funcs: readonly FuncDef[], pages: number): Uint8Array<ArrayBuffer> {
   // Limits with both min and max (flag 1): the memory never grows, so views on it stay valid.
-  const memorySection = memory
-    ? (exportEntries.push([...name(memory.name), MEMORY_EXPORT, 0]),
-      section(MEMORY_SECTION, vec([[1, ...u32(memory.pages), ...u32(memory.pages)]])))
-    : [];
+  const limits = [1, ...u32(pages), ...u32(pages)];
   const parts = [
     [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00], // "\0asm", version 1
-    section(TYPE_SECTION, vec(funcs.map((f) => [FUNC_TYPE, ...types(f.params), ...types(f.results)]))),
+    section(
+      TYPE_SECTION,
+      vec(funcs.map((f) => [FUNC_TYPE, ...u32(f.arity), ...Array<number>(f.arity).fill(TYPE_I32), 0])),
+    ),
     section(FUNCTION_SECTION, vec(funcs.map((_, i) => u32(i)))),
-    memorySection,
-    section(EXPORT_SECTION, vec(exportEntries)),
+    section(MEMORY_SECTION, vec([limits])),
+    // Not named `exports`: linters take `exports.x` for CommonJS.
+    section(
+      EXPORT_SECTION,
+      vec([...funcs.map((f, i) => [...name(f.name), FUNC_EXPORT, ...u32(i)]), [...name('memory'), MEMORY_EXPORT, 0]]),
+    ),
     section(CODE_SECTION, vec(funcs.map((f) => f.body.encode()))),
   ];
   // Copied with set(): spreading the 30 KB code section into one array cost cold JS 10-20 ms.
