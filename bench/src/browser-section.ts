@@ -81,7 +81,7 @@ export function browserSection(report: BrowserBenchReport, ctx: BrowserSectionCo
     out.push(
       `MB/s of message bytes, median of ${report.batch[0].rows[0].samples.length} rounds with the cases in a seeded shuffled order; the ratio is to the loop of \`blake3()\` in the same run. ` +
         `Messages are separate arrays; \`hashMany\` returns each digest as a view of one new buffer per call, \`hashManyInto\` writes into one array the caller reuses; ` +
-        `the \`many\` kernel alone runs one piece of messages of one length already in its memory, its jobs written once: the ceiling of \`hashMany\` (– where lengths differ, or in runs from before it was measured); ` +
+        `the \`many\` kernel alone runs one piece of messages of one length already in its memory, its jobs written once: the ceiling of \`hashMany\` (– where lengths differ, or in runs from before it was measured); the kernel with its messages copied in does the same after copying each piece's messages into its memory (one \`set()\` each), which \`hashMany\` cannot avoid either; ` +
         `WebCrypto digests every message of the batch concurrently and awaits them together.`,
     );
     out.push('');

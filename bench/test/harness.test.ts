@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 
 import { kernelBatch } from '../src/batch-kernel.ts';
-import { batchTable, kernelRatios, measureBatches } from '../src/batch-measure.ts';
+import { batchTable, kernelRatios, measureBatches, type KernelRun } from '../src/batch-measure.ts';
 import type { Candidate, Reference } from '../src/candidate.ts';
 import { replaceSection } from '../src/doc-section.ts';
 import { roundOrder, runRounds } from '../src/run-rounds.ts';
@@ -154,16 +154,27 @@ test('batches: the kernel alone runs the single-chunk workloads, checked against
   const core = await import('@blake3-web/core');
   const opts = { count: 8, rounds: 2, targetMs: 0, kernel: kernelBatch };
   const results = await measureBatches(core, opts);
-  const kernelSamples = results.map((r) => r.rows.find((row) => row.id === 'kernel')!.samples.length);
-  assert.deepEqual(kernelSamples, [2, 2, 0]);
-  assert.match(batchTable(results), /\| 8 x random 0\.\.4 KiB \|.*\| – \|$/);
+  for (const id of ['kernel', 'kernelCopy']) {
+    const samples = results.map((r) => r.rows.find((row) => row.id === id)!.samples.length);
+    assert.deepEqual(samples, [2, 2, 0], id);
+  }
+  assert.match(batchTable(results), /\| 8 x random 0\.\.4 KiB \|.*\| – \| – \|$/);
   assert.match(
     kernelRatios(results),
-    /^Against the `many` kernel alone .*32 x 64 B: `hashMany` [\d.]+x, .*8 x 1 KiB: /,
+    /^Against the `many` kernel .*32 x 64 B: `hashMany` [\d.]+x, `hashManyInto` [\d.]+x the kernel alone \(the copy alone takes it to [\d.]+x\), `hashMany` [\d.]+x, .*8 x 1 KiB: /,
   );
-  const wrongKernel = (ms: readonly Uint8Array[]) => {
+  const flip = (k: KernelRun, at: number): KernelRun => ({
+    run: k.run,
+    digests: () => k.digests().map((d, i) => (i === at ? d.map((b) => b ^ 1) : d)),
+  });
+  const wrongAlone = (ms: readonly Uint8Array[]) => {
     const k = kernelBatch(ms);
-    return k && { run: k.run, digests: () => k.digests().map((d, i) => (i === 3 ? d.map((b) => b ^ 1) : d)) };
+    return k && { alone: flip(k.alone, 3), copying: k.copying };
   };
-  await assert.rejects(measureBatches(core, { ...opts, kernel: wrongKernel }), /the kernel alone, 64 B, message 3/);
+  await assert.rejects(measureBatches(core, { ...opts, kernel: wrongAlone }), /the kernel alone, 64 B, message 3/);
+  const wrongCopying = (ms: readonly Uint8Array[]) => {
+    const k = kernelBatch(ms);
+    return k && { alone: k.alone, copying: flip(k.copying, 2) };
+  };
+  await assert.rejects(measureBatches(core, { ...opts, kernel: wrongCopying }), /the kernel copying, 64 B, message 2/);
 });
