@@ -6,7 +6,7 @@
 // renaming is by name across every file of dist, and the declarations get the same names so that
 // they still describe the JavaScript. Sources and their tests keep the readable names.
 import { build } from 'esbuild';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const INTERNAL = [
@@ -69,12 +69,16 @@ const INTERNAL = [
 ];
 
 const dist = fileURLToPath(new URL('../dist/', import.meta.url));
+const src = fileURLToPath(new URL('../src/', import.meta.url));
 const files = (dir) =>
   readdirSync(dir, { withFileTypes: true, recursive: true })
     .filter((e) => e.isFile())
     .map((e) => `${e.parentPath}/${e.name}`.replace(/\/+/g, '/'));
 
-const entryPoints = files(dist).filter((f) => f.endsWith('.js') && !f.endsWith('.edge-light.js'));
+// What tsc just wrote: a file of an earlier build whose source is gone (tsc leaves it) would
+// import names that no longer exist.
+const emitted = (f) => existsSync(src + f.slice(dist.length).replace(/\.(js|d\.ts)$/, '.ts'));
+const entryPoints = files(dist).filter((f) => f.endsWith('.js') && emitted(f));
 const mangleProps = new RegExp(`^(${INTERNAL.join('|')})$`);
 // One name per property across every file: a build of files one by one would pick names per
 // file, so the names come from a bundle of them all first.
@@ -110,7 +114,7 @@ const pattern = new RegExp(
   'gm',
 );
 const to = Object.fromEntries(renamed);
-for (const file of files(dist).filter((f) => f.endsWith('.d.ts'))) {
+for (const file of files(dist).filter((f) => f.endsWith('.d.ts') && emitted(f))) {
   const text = readFileSync(file, 'utf8');
   const next = text.replace(pattern, (_, head, name) => head + to[name]);
   if (next !== text) writeFileSync(file, next);
