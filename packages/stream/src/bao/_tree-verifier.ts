@@ -57,8 +57,6 @@ export class TreeVerifier {
   #depth = 0;
   /** The next node is the root: finalized with the ROOT flag, checked against the hash itself. */
   #atRoot = false;
-  /** Comparison plans of whole subtrees by length: see #plan. */
-  readonly #plans = new Map<number, Int32Array>();
 
   /** `range`: for slices, the requested start and count (Bao spec, "Slice Format"). */
   constructor(hash: Uint8Array, leafBytes: number, range?: { start: number; count: number }) {
@@ -160,42 +158,24 @@ export class TreeVerifier {
     const leafWords = words(leaves);
     const innerWords = words(inner);
     const parentWords = words(parents);
-    let diff = differ(rootCv ? words(rootCv) : innerWords, 0, this.#cvWords, 8 * top);
-    const plan = this.#plan(this.len);
-    for (let k = 0; k < plan.length; k += 2) {
-      const at = plan[k];
-      diff |= differ(at < 0 ? leafWords : innerWords, at < 0 ? ~at : at, parentWords, plan[k + 1]);
-    }
-    return diff === 0;
-  }
-
-  /**
-   * The comparisons that check a subtree of `len` bytes below its root parent, in pre-order:
-   * pairs of the word where a node's computed value lies (a parent's in the parents' batch, a
-   * leaf's as ~word in the leaves') and the word of the parent node that committed to it. Fixed
-   * by the length alone (a tree has at most two subtree lengths per level), so computed once.
-   */
-  #plan(len: number): Int32Array {
-    let plan = this.#plans.get(len);
-    if (plan) return plan;
-    const leafBytes = this.leafBytes;
-    const pairs: number[] = [];
+    let diff = 0;
     let p = 0;
     let l = 0;
-    const walk = (n: number, want: number): void => {
+    /** `full`: the subtree is a power of two leaves, so each half is too. */
+    const walk = (n: number, full: boolean, want: Uint32Array, at: number): void => {
       if (n <= leafBytes) {
-        pairs.push(~(8 * l++), want);
+        diff |= differ(leafWords, 8 * l++, want, at);
         return;
       }
       const i = p++;
-      if (want >= 0) pairs.push(8 * i, want);
-      const left = leftSubtreeBytes(n);
-      walk(left, 16 * i);
-      walk(n - left, 16 * i + 8);
+      diff |= i === 0 && rootCv ? differ(words(rootCv), 0, want, at) : differ(innerWords, 8 * i, want, at);
+      const left = full ? n / 2 : leftSubtreeBytes(n);
+      walk(left, true, parentWords, 16 * i);
+      walk(n - left, full, parentWords, 16 * i + 8);
     };
-    walk(len, -1);
-    this.#plans.set(len, (plan = Int32Array.from(pairs)));
-    return plan;
+    const len = this.len;
+    walk(len, len % leafBytes === 0 && ((len / leafBytes) & (len / leafBytes - 1)) === 0, this.#cvWords, 8 * top);
+    return diff === 0;
   }
 
   #check(actual: Uint8Array, top: number, what: string): void {
