@@ -204,13 +204,14 @@ test.describe('Bao', () => {
     expect(r.overLong).toEqual({ released: len, prefix: true, error: 'IntegrityError ERR_BLAKE3_MISMATCH' });
   });
 
-  test('BaoVerifyStream: a BYOB reader gets verified content in its own buffer, where the engine has BYOB readers; released arrays hold nothing more', async ({
+  test('BaoVerifyStream: a BYOB reader gets verified content in its own buffer, where the engine has BYOB readers, also content beside an outboard; released arrays hold nothing more', async ({
     enginePage,
   }) => {
     const len = 300_000;
     const tamper = layout(len).filter((n) => n.kind === 'chunk')[150];
+    const contentByte = 150 * 1024 + 100;
     const r = await enginePage.evaluate(
-      async ({ len, byte }) => {
+      async ({ len, byte, contentByte }) => {
         const { stream } = globalThis.blake3WebStream!;
         const data = new Uint8Array(len);
         for (let i = 0; i < len; i++) data[i] = (i * 13 + 5) % 256;
@@ -274,7 +275,7 @@ test.describe('Bao', () => {
           await readPlain(pieces(encoded, 65536).pipeThrough(new stream.BaoVerifyStream(hash))),
           await readPlain(pieces(bad, 1 << 20).pipeThrough(new stream.BaoVerifyStream(hash))),
         ];
-        if (!byob) return { byob, plain, viaByob: [] };
+        if (!byob) return { byob, plain, viaByob: [], viaOutboard: [] };
         const viaByob = [];
         for (const [size, write] of [
           [1000, 65536],
@@ -284,9 +285,22 @@ test.describe('Bao', () => {
         ])
           viaByob.push(await readByob(pieces(encoded, write).pipeThrough(new stream.BaoVerifyStream(hash)), size));
         viaByob.push(await readByob(pieces(bad, 65536).pipeThrough(new stream.BaoVerifyStream(hash)), 5000));
-        return { byob, plain, viaByob };
+        // Content beside an outboard, in writes that hold whole subtrees: verified where it lies
+        // and copied straight into the waiting read's buffer, or into arrays of the stream's own.
+        const outboard = stream.baoEncode(data, { outboard: true }).encoded;
+        const badData = data.slice();
+        badData[contentByte] ^= 0x04;
+        const withOutboard = () => new stream.BaoVerifyStream(hash, { outboard });
+        const viaOutboard = [
+          await readByob(pieces(data, 65536).pipeThrough(withOutboard()), 65536),
+          await readByob(pieces(data, 1 << 20).pipeThrough(withOutboard()), 1000),
+          await readByob(pieces(badData, 65536).pipeThrough(withOutboard()), len + 100),
+          await readPlain(pieces(data, 65536).pipeThrough(withOutboard())),
+          await readPlain(pieces(badData, 65536).pipeThrough(withOutboard())),
+        ];
+        return { byob, plain, viaByob, viaOutboard };
       },
-      { len, byte: tamper.at + 100 },
+      { len, byte: tamper.at + 100, contentByte },
     );
     // WebKitGTK has no BYOB readers; Chromium and Firefox have.
     expect(r.byob).toBe(enginePage.engine !== 'webkit');
@@ -297,6 +311,9 @@ test.describe('Bao', () => {
     if (!r.byob) return;
     expect(r.viaByob.slice(0, 4)).toEqual(Array(4).fill({ released: len, exact: true, error: null }));
     expect(r.viaByob[4]).toEqual({ released: tamper.contentStart, exact: true, error: 'IntegrityError' });
+    const whole = { released: len, exact: true, error: null };
+    const beforeBad = { released: contentByte - (contentByte % 1024), exact: true, error: 'IntegrityError' };
+    expect(r.viaOutboard).toEqual([whole, whole, beforeBad, whole, beforeBad]);
   });
 
   test('fetchVerified: a combined encoding and content plus outboard from blob: URLs; tampering fails the body', async ({

@@ -160,6 +160,92 @@ describe('BaoVerifyStream with a BYOB reader', () => {
     }
   });
 
+  it('content beside an outboard, in writes that hold whole subtrees: verified where it lies, exactly the prefix before a corrupt node', async () => {
+    for (let round = 0; round < 40; round++) {
+      const len = rng.pick([2049, rng.int(5000, 300_000), rng.int(300_000, 1 << 20)]);
+      const data = rng.bytes(len);
+      const chunkGroupLog = rng.pick([0, 0, 2, 4]);
+      const { hash, encoded } = baoEncode(data, { chunkGroupLog, outboard: true });
+      // Writes of a power of two chunks, aligned with subtrees, now and then one of another size.
+      const sizes = [1024 << rng.int(0, 10), rng.int(1, 70_000)];
+      const writes: Uint8Array[] = [];
+      for (let at = 0; at < len;) {
+        const n = rng.int(0, 4) === 0 ? sizes[1] : sizes[0];
+        writes.push(data.slice(at, (at += n)));
+      }
+      let written = writes;
+      let outboard = encoded;
+      let firstBad = len;
+      const corrupt = rng.int(0, 2);
+      if (corrupt === 1) {
+        const byte = rng.int(0, len - 1);
+        const leafBytes = 1024 << chunkGroupLog;
+        firstBad = byte - (byte % leafBytes);
+        let at = 0;
+        written = writes.map((w) => {
+          const copy = byte >= at && byte < at + w.length ? flipBit(w, byte - at, rng.int(0, 7)) : w;
+          at += w.length;
+          return copy;
+        });
+      } else if (corrupt === 2) {
+        const region = rng.pick(
+          layout(len, { leafBytes: 1024 << chunkGroupLog, outboard: true }).filter((r) => r.kind === 'parent'),
+        );
+        if (region) {
+          outboard = flipBit(encoded, rng.int(region.at, region.end - 1), rng.int(0, 7));
+          firstBad = region.contentStart;
+        }
+      }
+      const source = new ReadableStream<Uint8Array>({
+        pull: (c) => (written.length > 0 ? c.enqueue(written.shift()!) : c.close()),
+      });
+      const out = await readByob(
+        source.pipeThrough(new BaoVerifyStream(hash, { chunkGroupLog, outboard })),
+        [rng.pick(bufferSizes(len)), rng.pick([sizes[0], sizes[0] >> 1, len + 100])],
+        data,
+      );
+      const what = `${len} bytes, chunkGroupLog ${chunkGroupLog}, writes of ${sizes.join(' and ')}, first bad content byte ${firstBad} (seed ${seed})`;
+      assert.equal(out.error?.name ?? null, firstBad < len ? 'IntegrityError' : null, what);
+      assert.equal(out.trespass, null, what);
+      assert.equal(out.released.length, firstBad, what);
+      assert.deepEqual(out.released, data.subarray(0, firstBad), what);
+    }
+  });
+
+  it('a writer that changes its chunk once the write resolves changes nothing released, however late the reader reads', async () => {
+    const data = rng.bytes(300_000);
+    const { hash, encoded } = baoEncode(data, { outboard: true });
+    for (const mode of ['byob', 'default'] as const) {
+      for (const slow of [false, true]) {
+        const verifying = new BaoVerifyStream(hash, { outboard: encoded });
+        const writer = verifying.writable.getWriter();
+        const reader = verifying.readable.getReader(mode === 'byob' ? { mode } : undefined);
+        const parts: Uint8Array[] = [];
+        const reading = (async (): Promise<void> => {
+          for (;;) {
+            // A slow reader: no read is pending when a write arrives.
+            if (slow) await new Promise((r) => setTimeout(r, 1));
+            const { done, value } = await (mode === 'byob'
+              ? (reader as ReadableStreamBYOBReader).read(new Uint8Array(70_000))
+              : (reader as ReadableStreamDefaultReader<Uint8Array>).read());
+            if (done) break;
+            parts.push(value!.slice());
+          }
+        })();
+        // One buffer for every write (whole subtrees of 64 KiB), scribbled over as each write resolves.
+        const buffer = new Uint8Array(65536);
+        for (let at = 0; at < data.length; at += buffer.length) {
+          const piece = buffer.subarray(0, Math.min(buffer.length, data.length - at));
+          piece.set(data.subarray(at, at + piece.length));
+          await writer.write(piece);
+          buffer.fill(0x5a);
+        }
+        await Promise.all([reading, writer.close()]);
+        assert.deepEqual(join(parts), data, `${mode} reader${slow ? ', reading late' : ''}`);
+      }
+    }
+  });
+
   it('a truncated encoding, a flipped length header and bytes after the tree fail as for a default reader', async () => {
     for (const len of [0, 1, 1025, 5000, 100_000]) {
       const data = paint(len);

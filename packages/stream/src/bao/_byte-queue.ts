@@ -46,13 +46,25 @@ export class ByteQueue {
     return out;
   }
 
-  /** Copies the next `n` bytes (at most `size`) into `dest` at `at`. */
-  takeInto(dest: Uint8Array, at: number, n: number): void {
+  /**
+   * A view of the next `n` bytes where they lie, when they lie in one chunk whose memory no other
+   * thread can change (not a SharedArrayBuffer); nothing is consumed. The view is valid only
+   * until the write that queued it returns: use it synchronously.
+   */
+  peek(n: number): Uint8Array | undefined {
+    if (n > this.#size || n === 0) return undefined;
+    const chunk = this.#chunks[this.#first];
+    if (chunk.length - this.#offset < n || !(chunk.buffer instanceof ArrayBuffer)) return undefined;
+    return chunk.subarray(this.#offset, this.#offset + n);
+  }
+
+  /** Copies the next `n` bytes (at most `size`) into `dest` at `at`; only drops them without `dest`. */
+  takeInto(dest: Uint8Array | undefined, at: number, n: number): void {
     this.#size -= n;
     while (n > 0) {
       const chunk = this.#chunks[this.#first];
       const m = Math.min(n, chunk.length - this.#offset);
-      dest.set(chunk.subarray(this.#offset, this.#offset + m), at);
+      dest?.set(chunk.subarray(this.#offset, this.#offset + m), at);
       at += m;
       n -= m;
       this.#offset += m;

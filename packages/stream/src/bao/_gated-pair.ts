@@ -13,8 +13,18 @@
  * reader gets arrays of its own, as from any stream.
  */
 export interface GatedTransformer {
-  /** Handles one written chunk, passing outputs to `emit`; throws (or rejects) to fail the stream. */
-  write(chunk: Uint8Array, emit: (out: Uint8Array) => void): void | Promise<void>;
+  /**
+   * Handles one written chunk, passing outputs to `emit`; throws (or rejects) to fail the stream.
+   * `deliver(bytes)` copies a prefix of `bytes` straight into the buffer of a pending BYOB read,
+   * when no output is queued before it, and returns how many bytes it took (0 when none): bytes
+   * that are not the transformer's own (a view of the written chunk) then reach the reader with
+   * one copy, made at once, and the transformer keeps a copy of the rest only.
+   */
+  write(
+    chunk: Uint8Array,
+    emit: (out: Uint8Array) => void,
+    deliver: (bytes: Uint8Array) => number,
+  ): void | Promise<void>;
   /** The writer closed: finish, emit the last outputs, or throw. */
   close(emit: (out: Uint8Array) => void): void | Promise<void>;
   /** The writer aborted or the reader cancelled: release resources (an outboard reader). */
@@ -68,6 +78,9 @@ export function gatedPair(transformer: GatedTransformer): {
   let stopped = false;
   /** The pending pull, waiting for an output, the end or an error. */
   let wakeReader: (() => void) | undefined;
+  /** The pending pull's BYOB request and how to settle the pull, while it waits. */
+  let waitingRequest: ReadableStreamBYOBRequest | undefined;
+  let settleWaiting: (() => void) | undefined;
   /** The pending write, waiting for the reader to take every output. */
   let wakeWriter: (() => void) | undefined;
   let writableController!: WritableStreamDefaultController;
@@ -75,6 +88,18 @@ export function gatedPair(transformer: GatedTransformer): {
 
   const emit = (out: Uint8Array): void => {
     if (out.length > 0) outputs.push(out);
+  };
+  const deliver = (bytes: Uint8Array): number => {
+    const request = waitingRequest;
+    const view = request?.view as Uint8Array | null | undefined;
+    if (!request || !view || outputs.length > 0 || failure || bytes.length === 0) return 0;
+    const n = Math.min(view.length, bytes.length);
+    view.set(n === bytes.length ? bytes : bytes.subarray(0, n));
+    const settle = settleWaiting;
+    wakeReader = waitingRequest = settleWaiting = undefined;
+    request.respond(n);
+    settle?.();
+    return n;
   };
   const notifyReader = (): void => {
     const wake = wakeReader;
@@ -162,7 +187,7 @@ export function gatedPair(transformer: GatedTransformer): {
         { once: true },
       );
     },
-    write: (chunk) => step(() => transformer.write(chunk, emit)),
+    write: (chunk) => step(() => transformer.write(chunk, emit, deliver)),
     close: () =>
       step(async () => {
         await transformer.close(emit);
@@ -187,6 +212,7 @@ export function gatedPair(transformer: GatedTransformer): {
       const request = 'byobRequest' in controller ? controller.byobRequest : null;
       return new Promise<void>((resolve) => {
         const serve = (): void => {
+          waitingRequest = settleWaiting = undefined;
           if (outputs.length > 0) {
             if (request?.view) request.respond(fill(request.view as Uint8Array));
             else {
@@ -200,7 +226,12 @@ export function gatedPair(transformer: GatedTransformer): {
             controller.close();
             // A pending BYOB read ends (done, its buffer given back empty) once answered with 0.
             request?.respond(0);
-          } else return void (wakeReader = serve);
+          } else {
+            wakeReader = serve;
+            waitingRequest = request ?? undefined;
+            settleWaiting = resolve;
+            return;
+          }
           resolve();
         };
         serve();

@@ -6,7 +6,10 @@ import { ByteQueue } from './_byte-queue.js';
 export interface OutboardSource {
   /** The next `n` bytes (a copy); an outboard that ends first is an IntegrityError. */
   read(n: number): Uint8Array | Promise<Uint8Array>;
-  /** Whether `n` more bytes are there (reading ahead as needed); false if the outboard ends first. */
+  /**
+   * Whether `n` more bytes are there (reading ahead as needed); false if the outboard ends first.
+   * When it answers true at once (not a promise), `read(n)` returns the bytes at once too.
+   */
   has(n: number): boolean | Promise<boolean>;
   /** Checks that nothing follows the tree. */
   finish(): void | Promise<void>;

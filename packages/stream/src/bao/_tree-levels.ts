@@ -29,51 +29,62 @@ export function rootHash(levels: Uint8Array[]): Uint8Array {
 }
 
 /**
- * Writes the tree's parents in pre-order into `out` from `pos`, calling `leaves(first, n, pos)`
- * where each run of leaves comes: one leaf, or the two under a parent of two leaves, which lie
- * side by side (a combined encoding copies their content there at once). Returns the position
- * after the tree. Leaf indices stay below 2^31: `levels[0]` alone would need 64 GiB beyond that.
+ * Writes the tree's parents in pre-order into `out` from `pos`, with the leaves of `content`
+ * where they go for a combined encoding (none for an outboard). Returns the position after the
+ * tree. Leaf indices stay below 2^31: `levels[0]` alone would need 64 GiB beyond that.
  */
 export function writePreOrder(
   levels: Uint8Array[],
   count: number,
   out: Uint8Array,
   pos: number,
-  leaves: (first: number, n: number, pos: number) => number,
+  content: Uint8Array | undefined,
+  leafBytes: number,
 ): number {
   // Chaining values are copied a word at a time: parents lie at multiples of 4 bytes in every
   // encoding (after the 8-byte header, 64-byte parents and whole leaves; only the last leaf is
   // shorter), so `out` is viewed as words when it starts at one.
   const outWords = out.byteOffset % 4 === 0 && pos % 4 === 0 ? wordView(out) : undefined;
   const levelWords = levels.map(wordView);
-  const copyCv = (level: number, index: number, at: number): void => {
-    const from = levelWords[level];
-    const i = index * 8;
+  /** Copies `n` words from word `i` of `level` to `out` at the current position. */
+  const copy = (level: number, i: number, n: number): void => {
     if (outWords) {
-      const o = at >> 2;
-      for (let j = 0; j < 8; j++) outWords[o + j] = from[i + j];
+      const from = levelWords[level];
+      const o = pos >> 2;
+      for (let j = 0; j < n; j++) outWords[o + j] = from[i + j];
     } else {
-      out.set(levels[level].subarray(i * 4, i * 4 + CV_LEN), at);
+      out.set(levels[level].subarray(4 * i, 4 * (i + n)), pos);
     }
+    pos += 4 * n;
+  };
+  const leaves = (first: number, n: number): void => {
+    if (!content) return;
+    // The two leaves under a parent lie side by side: one copy.
+    const run = content.subarray(first * leafBytes, (first + n) * leafBytes);
+    out.set(run, pos);
+    pos += run.length;
+  };
+  /**
+   * The subtree of 2^k leaves (k >= 1) from leaf `first`: its children are neighbours on level
+   * k - 1, so its parent node is one run of 64 bytes there.
+   */
+  const full = (first: number, k: number): void => {
+    copy(k - 1, (first >> (k - 1)) * 8, 16);
+    if (k === 1) return leaves(first, 2);
+    full(first, k - 1);
+    full(first + 2 ** (k - 1), k - 1);
   };
   const walk = (first: number, n: number): void => {
-    if (n === 1) {
-      pos = leaves(first, 1, pos);
-      return;
-    }
+    if (n === 1) return leaves(first, 1);
     // The left subtree: the largest power of two leaves below n, its value on level log2(left).
     const leftLevel = 31 - Math.clz32(n - 1);
     const left = 2 ** leftLevel;
-    copyCv(leftLevel, first >> leftLevel, pos);
+    if (left === n / 2) return full(first, leftLevel + 1);
+    copy(leftLevel, (first >> leftLevel) * 8, 8);
     // The right subtree's value is on level ceil(log2(n - left)), where an odd value moved up to.
     const rightLevel = n - left === 1 ? 0 : 32 - Math.clz32(n - left - 1);
-    copyCv(rightLevel, (first + left) >> rightLevel, pos + CV_LEN);
-    pos += PARENT_LEN;
-    if (n === 2) {
-      pos = leaves(first, 2, pos);
-      return;
-    }
-    walk(first, left);
+    copy(rightLevel, ((first + left) >> rightLevel) * 8, 8);
+    full(first, leftLevel);
     walk(first + left, n - left);
   };
   walk(0, count);

@@ -156,12 +156,16 @@ class BaoVerifier implements GatedTransformer {
     this.#outboard = outboard;
   }
 
-  async write(chunk: Uint8Array, emit: (out: Uint8Array) => void): Promise<void> {
+  async write(
+    chunk: Uint8Array,
+    emit: (out: Uint8Array) => void,
+    deliver: (bytes: Uint8Array) => number,
+  ): Promise<void> {
     aChunk(chunk);
     if (chunk.length > this.#largestWrite) this.#largestWrite = chunk.length;
     this.#input.push(chunk);
     try {
-      await this.#run(emit, false);
+      await this.#run(emit, false, deliver);
     } finally {
       this.#input.detach();
     }
@@ -196,7 +200,11 @@ class BaoVerifier implements GatedTransformer {
    * Verified content is released as it verifies, also when a later node fails. `final`: no more
    * input will come, so nothing waits for a whole subtree.
    */
-  async #run(emit: (out: Uint8Array) => void, final: boolean): Promise<void> {
+  async #run(
+    emit: (out: Uint8Array) => void,
+    final: boolean,
+    deliver: (bytes: Uint8Array) => number = () => 0,
+  ): Promise<void> {
     const verifier = this.#verifier;
     const input = this.#input;
     const outboard = this.#outboard;
@@ -231,6 +239,9 @@ class BaoVerifier implements GatedTransformer {
       }
       if (kind === 'parent' && verifier.wholeSubtree) {
         const parentBytes = outboardSubtreeLen(len, leafBytes);
+        if (outboard && this.#verifyInPlace(len, parentBytes, emit, deliver)) continue;
+        // The next write may hold the whole subtree, to verify where it lies.
+        if (outboard && input.size === 0 && !final) return;
         const encodedBytes = outboard ? len : len + parentBytes;
         // Waiting for a subtree whose content fits in the largest write holds at most two
         // writes' worth; final: only what is queued.
@@ -252,6 +263,37 @@ class BaoVerifier implements GatedTransformer {
       if (kind === 'header') verifier.header(bytes);
       else verifier.parent(bytes);
     }
+  }
+
+  /**
+   * Checks the whole subtree next from an outboard where its content lies, when all of it is in
+   * one written chunk and its parents are there: hashed there, and each verified byte copied
+   * once, at once (the writer may change its chunk after the write), into a pending BYOB read
+   * or else memory of our own. Returns false, having consumed nothing, when it cannot.
+   */
+  #verifyInPlace(
+    len: number,
+    parentBytes: number,
+    emit: (out: Uint8Array) => void,
+    deliver: (bytes: Uint8Array) => number,
+  ): boolean {
+    const outboard = this.#outboard!;
+    const content = this.#input.peek(len);
+    if (!content || outboard.has(parentBytes) !== true) return false;
+    // has() said yes at once: read() answers at once.
+    const parents = outboard.read(parentBytes) as Uint8Array;
+    let released = 0;
+    this.#verifier.subtree(parents, content, (n) => {
+      const piece = content.subarray(released, (released += n));
+      const taken = deliver(piece);
+      if (taken === piece.length) return;
+      const own = this.#pool.take(piece.length - taken);
+      own.set(taken === 0 ? piece : piece.subarray(taken));
+      emit(own);
+    });
+    this.#input.takeInto(undefined, 0, len);
+    this.#consumed += len;
+    return true;
   }
 
   /** The first `n` bytes of the parent scratch, grown (doubling) when it is shorter. */

@@ -94,11 +94,6 @@ function encode(data: Uint8Array, encoded: Uint8Array, outboard: boolean, leafBy
   // Every leaf's chaining value in one pass through the SIMD kernel, every level of parents in
   // one batch each, then the pre-order layout from those values.
   const levels = treeLevels(hashSubtrees(data, 0, leafBytes), count);
-  writePreOrder(levels, count, encoded, HEADER_LEN, (first, n, pos) => {
-    if (outboard) return pos;
-    const run = data.subarray(first * leafBytes, (first + n) * leafBytes);
-    encoded.set(run, pos);
-    return pos + run.length;
-  });
+  writePreOrder(levels, count, encoded, HEADER_LEN, outboard ? undefined : data, leafBytes);
   return rootHash(levels);
 }

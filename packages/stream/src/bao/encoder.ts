@@ -90,7 +90,7 @@ export class BaoEncoder {
     const outboard = new Uint8Array(HEADER_LEN + PARENT_LEN * (count - 1));
     writeHeader(outboard, this.#length);
     const levels = treeLevels(this.#cvs.subarray(0, CV_LEN * count), count);
-    writePreOrder(levels, count, outboard, HEADER_LEN, (_first, _n, pos) => pos);
+    writePreOrder(levels, count, outboard, HEADER_LEN, undefined, this.#leafBytes);
     this.#cvs = new Uint8Array(0);
     return { hash: rootHash(levels), outboard };
   }
