@@ -53,6 +53,17 @@ export async function measureStreams(
     return n;
   };
   const released = (n: number) => (n === totalBytes ? expected : `${n} bytes released`);
+  /** The Bao cases: each the verified stream of one encoding, read by both kinds of reader below. */
+  const verify = (bytes: Uint8Array, size: number, opts?: import('@blake3-web/stream').BaoVerifyOpts) =>
+    source(bytes, size).pipeThrough(new stream.BaoVerifyStream(expected, opts));
+  const bao: Record<string, () => ReadableStream<Uint8Array>> = {
+    'BaoVerifyStream, combined': () => verify(combined, chunkBytes),
+    'BaoVerifyStream, outboard': () => verify(data, chunkBytes, { outboard }),
+    'BaoVerifyStream, combined, 1 MiB chunks': () => verify(combined, MiB),
+    'BaoVerifyStream, outboard, 1 MiB chunks': () => verify(data, MiB, { outboard }),
+    'BaoVerifyStream, combined, chunkGroupLog 4': () => verify(combined4, chunkBytes, grouped),
+    'BaoVerifyStream, outboard, chunkGroupLog 4': () => verify(data, chunkBytes, { ...grouped, outboard: outboard4 }),
+  };
   const cases: Record<string, () => Promise<string>> = {
     'one-shot blake3()': async () => core.bytesToHex(core.blake3(data)),
     Blake3Stream: async () => {
@@ -65,46 +76,16 @@ export async function measureStreams(
       return expected;
     },
     'hashStream()': async () => core.bytesToHex(await stream.hashStream(source())),
-    'BaoVerifyStream, combined': async () => {
-      return released(await drain(source(combined).pipeThrough(new stream.BaoVerifyStream(expected))));
-    },
-    'BaoVerifyStream, outboard': async () => {
-      return released(await drain(source().pipeThrough(new stream.BaoVerifyStream(expected, { outboard }))));
-    },
-    'BaoVerifyStream, combined, 1 MiB chunks': async () => {
-      return released(await drain(source(combined, MiB).pipeThrough(new stream.BaoVerifyStream(expected))));
-    },
-    'BaoVerifyStream, outboard, 1 MiB chunks': async () => {
-      return released(await drain(source(data, MiB).pipeThrough(new stream.BaoVerifyStream(expected, { outboard }))));
-    },
-    'BaoVerifyStream, combined, chunkGroupLog 4': async () => {
-      return released(await drain(source(combined4).pipeThrough(new stream.BaoVerifyStream(expected, grouped))));
-    },
-    'BaoVerifyStream, outboard, chunkGroupLog 4': async () => {
-      const opts = { ...grouped, outboard: outboard4 };
-      return released(await drain(source().pipeThrough(new stream.BaoVerifyStream(expected, opts))));
-    },
+    ...Object.fromEntries(
+      Object.entries(bao).map(([name, verified]) => [name, async () => released(await drain(verified()))]),
+    ),
     // The same with a reader that brings its own buffer: verified bytes are copied into it.
-    'BaoVerifyStream, combined, BYOB reader': async () => {
-      return released(await drainByob(source(combined).pipeThrough(new stream.BaoVerifyStream(expected))));
-    },
-    'BaoVerifyStream, outboard, BYOB reader': async () => {
-      return released(await drainByob(source().pipeThrough(new stream.BaoVerifyStream(expected, { outboard }))));
-    },
-    'BaoVerifyStream, combined, 1 MiB chunks, BYOB reader': async () => {
-      return released(await drainByob(source(combined, MiB).pipeThrough(new stream.BaoVerifyStream(expected))));
-    },
-    'BaoVerifyStream, outboard, 1 MiB chunks, BYOB reader': async () => {
-      const verify = new stream.BaoVerifyStream(expected, { outboard });
-      return released(await drainByob(source(data, MiB).pipeThrough(verify)));
-    },
-    'BaoVerifyStream, combined, chunkGroupLog 4, BYOB reader': async () => {
-      return released(await drainByob(source(combined4).pipeThrough(new stream.BaoVerifyStream(expected, grouped))));
-    },
-    'BaoVerifyStream, outboard, chunkGroupLog 4, BYOB reader': async () => {
-      const opts = { ...grouped, outboard: outboard4 };
-      return released(await drainByob(source().pipeThrough(new stream.BaoVerifyStream(expected, opts))));
-    },
+    ...Object.fromEntries(
+      Object.entries(bao).map(([name, verified]) => [
+        `${name}, BYOB reader`,
+        async () => released(await drainByob(verified())),
+      ]),
+    ),
     // The floor under any pass-through: the same pipeline with a transform that only forwards.
     'TransformStream, no hashing': async () => {
       await drain(
