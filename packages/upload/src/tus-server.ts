@@ -190,7 +190,7 @@ export class Blake3FileStore extends FileStore {
         if (bytesRead === 0) throw new Error(`upload ${id} has ${at} bytes on disk, expected ${end}`);
         const bytes = buffer.subarray(0, bytesRead);
         if (encoder) encoder.update(bytes);
-        else if (hasher.offset < at + bytesRead) hasher.write(at, bytes); // the part it has taken is skipped
+        else hasher.write(at, bytes);
         at += bytesRead;
       }
     } finally {
