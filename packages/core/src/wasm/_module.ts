@@ -216,7 +216,6 @@ export function encodeModule(funcs: readonly FuncDef[], pages: number): Uint8Arr
     ),
     section(FUNCTION_SECTION, vec(funcs.map((_, i) => u32(i)))),
     section(MEMORY_SECTION, vec([limits])),
-    // Not named `exports`: linters take `exports.x` for CommonJS.
     section(
       EXPORT_SECTION,
       vec([...funcs.map((f, i) => [...name(f.name), FUNC_EXPORT, ...u32(i)]), [...name('memory'), MEMORY_EXPORT, 0]]),
