@@ -143,10 +143,16 @@ export function blobReader(blob: Blob, pieceBytes = BLOB_PIECE_BYTES): RangeRead
   };
 }
 
-/** Bytes already in memory, which are bytes [offset, offset + bytes.length) of the input: one piece. */
+/**
+ * Bytes already in memory are handed over this many at a time: reading them costs nothing, but
+ * between pieces the event loop may turn (_event-loop-turns.ts).
+ */
+export const BYTES_PIECE_BYTES = 1024 * 1024;
+
+/** Bytes already in memory, which are bytes [offset, offset + bytes.length) of the input. */
 export function bytesReader(bytes: Uint8Array, offset: number): RangeReader {
   return {
-    pieceBytes: 2 ** 30,
+    pieceBytes: BYTES_PIECE_BYTES,
     read: async (start, end) => bytes.subarray(start - offset, end - offset),
     verify: async () => undefined,
     close: async () => undefined,

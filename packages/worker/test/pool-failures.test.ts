@@ -1,14 +1,14 @@
-import { blake3 } from '@blake3-web/core';
-import { paint } from '@blake3-web/testkit';
+import { blake3, bytesToHex } from '@blake3-web/core';
+import { oracle, paint } from '@blake3-web/testkit';
 import assert from 'node:assert/strict';
 import { renameSync, statSync, truncateSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Worker } from 'node:worker_threads';
+import { Worker as NodeWorker, type Worker, type WorkerOptions } from 'node:worker_threads';
 import { after, describe, it } from 'node:test';
 import { createPool, type Pool, type PoolOpts } from '../src/index-node.ts';
 import { createPoolOn } from '../src/pool.ts';
 import { nodePlatform } from '../src/platform-node.ts';
-import { KiB, scriptWorker, settlesWithin, sourceWorker, tempDir } from './_helpers.ts';
+import { KiB, loadedWorker, scriptWorker, settlesWithin, sourceWorker, tempDir } from './_helpers.ts';
 
 const S = 64 * KiB;
 const HANG_GUARD_MS = 60_000;
@@ -153,6 +153,44 @@ describe('worker deaths', () => {
       },
     });
     await assert.rejects(p.hashBlob(new Blob([paint(4 * S)])), (e) => e === oops);
+  });
+});
+
+describe('a busy worker', () => {
+  // The probe waits `LIVENESS_MS` of silence, then as long again for an answer: every task below
+  // takes several times that, and its worker must still count as alive.
+  const LIVENESS_MS = 100;
+
+  /** `createWorker` for a pool of 2: two workers already loaded, then fresh ones. */
+  async function loadedWorkers(name: string, opts: WorkerOptions): Promise<() => Worker> {
+    const loaded = [await loadedWorker(name, opts), await loadedWorker(name, opts)];
+    after(() => loaded.forEach((w) => void w.terminate()));
+    return () => loaded.shift() ?? new NodeWorker(new URL(name, import.meta.url), opts);
+  }
+
+  it('a task whose reads never let the event loop turn, busy for many liveness windows, still answers the probe', async () => {
+    const path = join(tempDir(), 'busy.bin');
+    const data = paint(3 * 64 * 4 * KiB + 5, 4);
+    writeFileSync(path, data);
+    // 64 pieces of 10 ms per task: 640 ms of a thread that never waits.
+    const opts = { workerData: { pieceBytes: 4 * KiB, pieceMs: LIVENESS_MS / 10 } };
+    const p = pool(
+      { subtreeBytes: 64 * 4 * KiB, createWorker: await loadedWorkers('./_busy-reader-worker.mjs', opts) },
+      LIVENESS_MS,
+    );
+    const hash = await settlesWithin(p.hashFile(path, { context: 'busy' }), HANG_GUARD_MS, 'hash on a busy worker');
+    assert.equal(bytesToHex(hash), oracle([{ data, length: 32, context: 'busy' }])[0]);
+  });
+
+  it('a worker stuck in a loop is still found dead by the probe', async () => {
+    const p = pool({ createWorker: () => scriptWorker('./_looping-worker.mjs') }, LIVENESS_MS);
+    await assert.rejects(
+      settlesWithin(p.hashBlob(new Blob([paint(4 * S)])), HANG_GUARD_MS, 'hash on looping workers'),
+      {
+        name: 'WorkerDiedError',
+        message: /stopped twice.*did not answer/,
+      },
+    );
   });
 });
 
