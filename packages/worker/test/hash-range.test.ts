@@ -3,10 +3,11 @@ import { hashSubtree } from '@blake3-web/core/hazmat';
 import { paint, Random, testSeed } from '@blake3-web/testkit';
 import assert from 'node:assert/strict';
 import { statSync, utimesSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { hashFromReader, hashRange } from '../src/_hash-range.ts';
-import { fileSnapshot, openFile } from '../src/_open-file-node.ts';
+import { fileOpener, fileSnapshot, openFile } from '../src/_open-file-node.ts';
 import {
   blobReader,
   blobStreamReader,
@@ -313,5 +314,35 @@ describe('reading Blobs', () => {
     // All of the range arrived but the end of the stream does not.
     await assert.rejects(read(stuck(8192)), { name: 'NotReadableError', message: /past the end of \[0, 8192\)/ });
     assert.ok(performance.now() - t0 < 5000, 'each stalled read fails after its limit, not later');
+  });
+});
+
+describe('reading files (Node)', () => {
+  it('a file read the file system never completes fails with NotReadableError, and the reader still closes', async () => {
+    const path = join(tempDir(), 'stuck.bin');
+    const data = paint(8192);
+    writeFileSync(path, data);
+    const info = statSync(path, { bigint: true });
+    // The file system answers every read but the one of bytes from 4096, as a hung network mount would.
+    const probe = await open(path, 'r');
+    const handleProto = Object.getPrototypeOf(probe) as { read: (...args: unknown[]) => Promise<unknown> };
+    await probe.close();
+    const read = handleProto.read;
+    handleProto.read = function (this: unknown, ...args: unknown[]) {
+      return args[3] === 4096 ? new Promise(() => undefined) : read.apply(this, args);
+    };
+    try {
+      const reader = await fileOpener(50)(fileSnapshot(path, info));
+      const t0 = performance.now();
+      assert.deepEqual(await reader.read(0, 4096), data.subarray(0, 4096));
+      await assert.rejects(reader.read(4096, 8192), {
+        name: 'NotReadableError',
+        message: /reading bytes \[4096, 8192\) of .*stuck\.bin: the file system delivered nothing for 50 ms/,
+      });
+      await reader.close();
+      assert.ok(performance.now() - t0 < 5000, 'the stalled read fails after its limit, not later');
+    } finally {
+      handleProto.read = read;
+    }
   });
 });

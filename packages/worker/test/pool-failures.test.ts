@@ -168,6 +168,16 @@ describe('a busy worker', () => {
     return () => loaded.shift() ?? new NodeWorker(new URL(name, import.meta.url), opts);
   }
 
+  it('a worker whose every file read takes longer than the liveness window is not declared dead: the hash is right', async () => {
+    const path = join(tempDir(), 'slow-disk.bin');
+    const data = paint(6 * S + 99, 3);
+    writeFileSync(path, data);
+    const opts = { workerData: { delayMs: 6 * LIVENESS_MS } };
+    const p = pool({ createWorker: await loadedWorkers('./_slow-disk-worker.mjs', opts) }, LIVENESS_MS);
+    const hash = await settlesWithin(p.hashFile(path), HANG_GUARD_MS, 'hash on a slow disk');
+    assert.equal(bytesToHex(hash), oracle([{ data, length: 32 }])[0]);
+  });
+
   it('a task whose reads never let the event loop turn, busy for many liveness windows, still answers the probe', async () => {
     const path = join(tempDir(), 'busy.bin');
     const data = paint(3 * 64 * 4 * KiB + 5, 4);
