@@ -17,7 +17,7 @@ import {
 } from '../src/_range-readers.ts';
 import { planSubtrees, subtreeRange } from '../src/plan-subtrees.ts';
 import type { HashTask, TaskSource } from '../src/protocol.ts';
-import { tempDir } from './_helpers.ts';
+import { settlesWithin, tempDir } from './_helpers.ts';
 
 const noFiles: OpenFile = () => Promise.reject(new Error('no files here'));
 const modes: Blake3Opts[] = [{}, { key: paint(32, 1) }, { context: 'blake3-web hashRange test' }];
@@ -314,6 +314,31 @@ describe('reading Blobs', () => {
     // All of the range arrived but the end of the stream does not.
     await assert.rejects(read(stuck(8192)), { name: 'NotReadableError', message: /past the end of \[0, 8192\)/ });
     assert.ok(performance.now() - t0 < 5000, 'each stalled read fails after its limit, not later');
+  });
+});
+
+describe('reading Blob slices (where Blob streams are not byte streams: WebKit)', () => {
+  it('a slice read that never settles fails with NotReadableError instead of leaving the hash pending', async () => {
+    const data = paint(8192);
+    // Slices whose arrayBuffer() never settles once past byte 4096, as a stalled engine read would.
+    const stuck = {
+      size: 8192,
+      slice: (a: number, b: number) =>
+        a >= 4096 ? { arrayBuffer: () => new Promise(() => undefined) } : new Blob([data.subarray(a, b)]),
+    } as unknown as Blob;
+    const task: HashTask = {
+      source: { kind: 'blob', blob: stuck, size: 8192 },
+      start: 0,
+      end: 8192,
+      output: 'root',
+      opts: {},
+    };
+    const t0 = performance.now();
+    await assert.rejects(settlesWithin(hashFromReader(task, blobReader(stuck, 4096, 50)), 5000, 'the hash'), {
+      name: 'NotReadableError',
+      message: /reading bytes \[4096, 8192\): the engine delivered nothing for 50 ms/,
+    });
+    assert.ok(performance.now() - t0 < 5000, 'the stalled read fails after its limit, not later');
   });
 });
 

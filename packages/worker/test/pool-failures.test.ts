@@ -302,6 +302,31 @@ describe('read errors', () => {
     }
   });
 
+  it('a Blob read on this thread (blobTransport bytes) that never settles rejects the hash with NotReadableError', async () => {
+    const data = paint(200 * S);
+    let stalled = 0;
+    // Every slice from byte 2 S on never gives its bytes, as a stalled engine read would.
+    const stuck = {
+      [Symbol.toStringTag]: 'Blob',
+      size: data.length,
+      slice: (start: number, end: number) => {
+        if (start < 2 * S) return new Blob([data.subarray(start, end)]);
+        stalled++;
+        return { arrayBuffer: () => new Promise(() => undefined) };
+      },
+    } as unknown as Blob;
+    const p = createPoolOn(nodePlatform, { size: 2, subtreeBytes: S, createWorker: sourceWorker }, { stallMs: 50 });
+    after(() => p.terminate());
+    const t0 = performance.now();
+    await assert.rejects(settlesWithin(p.hashBlob(stuck), 10_000, 'hash of a stalled Blob'), {
+      name: 'NotReadableError',
+      message: /^reading bytes \[\d+, \d+\): the engine delivered nothing for 50 ms/,
+    });
+    assert.ok(stalled > 0 && performance.now() - t0 < HANG_GUARD_MS);
+    // Every read in flight settled too: the pool takes the next hash at once.
+    assert.deepEqual(await settlesWithin(p.hashBlob(new Blob([data])), HANG_GUARD_MS, 'next hash'), blake3(data));
+  });
+
   it('a missing path rejects with ENOENT, a directory with TypeError', async () => {
     const p = pool();
     await assert.rejects(p.hashFile(join(tempDir(), 'missing.bin')), { code: 'ENOENT' });
