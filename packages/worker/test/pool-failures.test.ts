@@ -158,8 +158,9 @@ describe('worker deaths', () => {
 
 describe('a busy worker', () => {
   // The probe waits `LIVENESS_MS` of silence, then as long again for an answer: every task below
-  // takes several times that, and its worker must still count as alive.
-  const LIVENESS_MS = 100;
+  // keeps its worker busy for several times that, and the worker must still count as alive. A
+  // window of a second leaves a loaded machine time to schedule the worker's thread.
+  const LIVENESS_MS = 1000;
 
   /** `createWorker` for a pool of 2: two workers already loaded, then fresh ones. */
   async function loadedWorkers(name: string, opts: WorkerOptions): Promise<() => Worker> {
@@ -170,9 +171,9 @@ describe('a busy worker', () => {
 
   it('a worker whose every file read takes longer than the liveness window is not declared dead: the hash is right', async () => {
     const path = join(tempDir(), 'slow-disk.bin');
-    const data = paint(6 * S + 99, 3);
+    const data = paint(3 * S + 99, 3);
     writeFileSync(path, data);
-    const opts = { workerData: { delayMs: 6 * LIVENESS_MS } };
+    const opts = { workerData: { delayMs: 4 * LIVENESS_MS } };
     const p = pool({ createWorker: await loadedWorkers('./_slow-disk-worker.mjs', opts) }, LIVENESS_MS);
     const hash = await settlesWithin(p.hashFile(path), HANG_GUARD_MS, 'hash on a slow disk');
     assert.equal(bytesToHex(hash), oracle([{ data, length: 32 }])[0]);
@@ -180,12 +181,12 @@ describe('a busy worker', () => {
 
   it('a task whose reads never let the event loop turn, busy for many liveness windows, still answers the probe', async () => {
     const path = join(tempDir(), 'busy.bin');
-    const data = paint(3 * 64 * 4 * KiB + 5, 4);
+    const data = paint(3 * 32 * 4 * KiB + 5, 4);
     writeFileSync(path, data);
-    // 64 pieces of 10 ms per task: 640 ms of a thread that never waits.
+    // 32 pieces of 100 ms per task: 3.2 s of a thread that never waits.
     const opts = { workerData: { pieceBytes: 4 * KiB, pieceMs: LIVENESS_MS / 10 } };
     const p = pool(
-      { subtreeBytes: 64 * 4 * KiB, createWorker: await loadedWorkers('./_busy-reader-worker.mjs', opts) },
+      { subtreeBytes: 32 * 4 * KiB, createWorker: await loadedWorkers('./_busy-reader-worker.mjs', opts) },
       LIVENESS_MS,
     );
     const hash = await settlesWithin(p.hashFile(path, { context: 'busy' }), HANG_GUARD_MS, 'hash on a busy worker');
