@@ -250,6 +250,43 @@ test.describe('worker pool', () => {
     expect(r).toEqual({ right: true, againRight: true, workersStarted: 3 });
   });
 
+  test('a worker answers the liveness probe while a long task runs, whether its reads wait or not', async ({
+    enginePage,
+  }) => {
+    const r = await enginePage.evaluate(async () => {
+      const { core, comlink, workerUrl } = globalThis.blake3WebWorker!;
+      const w = new Worker(workerUrl, { type: 'module' });
+      type Api = { hashRange(task: object): Promise<Uint8Array>; ping(): Promise<string> };
+      const api = comlink.wrap<Api>(w);
+      await api.ping();
+      const data = new Uint8Array(64 * 1024 * 1024);
+      for (let i = 0; i < data.length; i++) data[i] = i % 251;
+      const expected = core.bytesToHex(core.blake3(data));
+      // Probes sent one after another while the task runs; those answered before it ends count.
+      const probed = async (source: object) => {
+        let done = false;
+        const hashing = api
+          .hashRange({ source, start: 0, end: data.length, output: 'root', opts: {} })
+          .then((hash) => ((done = true), core.bytesToHex(hash)));
+        let answered = 0;
+        while (!done) {
+          await Promise.race([api.ping(), hashing]);
+          if (!done) answered++;
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+        return { right: (await hashing) === expected, answered: answered > 0 };
+      };
+      const out = {
+        // Bytes in memory: reading them never waits, so only the task's own turns let a probe in.
+        bytes: await probed({ kind: 'bytes', bytes: data }),
+        blob: await probed({ kind: 'blob', blob: new Blob([data]), size: data.length }),
+      };
+      w.terminate();
+      return out;
+    });
+    expect(r).toEqual({ bytes: { right: true, answered: true }, blob: { right: true, answered: true } });
+  });
+
   test('terminate() rejects pending hashes with AbortError, later ones with InvalidStateError', async ({
     enginePage,
   }) => {

@@ -3,9 +3,12 @@
  * sent, the next is already being read, so reading is off the request's critical path. A range
  * asked for again (a request retried from the offset the server kept) is assembled from a fresh
  * read of the part before the range read ahead and from that range, whose rest starts the next
- * range read ahead: each byte is read once, plus what the server did not keep.
+ * range read ahead: each byte is read once, plus what the server did not keep. A read that
+ * brings nothing for `stallMs` fails with a NotReadableError (the pool's one guard on reads),
+ * instead of leaving the upload pending.
  * @module
  */
+import { readOrStall, STALL_MS } from '@blake3-web/worker/_internal';
 
 type Range = { readonly start: number; readonly end: number; readonly bytes: Promise<Uint8Array> };
 
@@ -13,12 +16,14 @@ const EMPTY = Promise.resolve(new Uint8Array(0));
 
 export class ReadAhead {
   readonly #blob: Blob;
+  readonly #stallMs: number;
   #ahead: Range | undefined;
   /** Bytes read from the Blob so far. */
   bytesRead = 0;
 
-  constructor(blob: Blob) {
+  constructor(blob: Blob, stallMs = STALL_MS) {
     this.#blob = blob;
+    this.#stallMs = stallMs;
   }
 
   /** The bytes from `start` to `end`, and starts reading the `next` bytes after them (if any). */
@@ -53,17 +58,15 @@ export class ReadAhead {
   }
 
   #read(start: number, end: number): Promise<Uint8Array> {
-    const bytes = this.#blob
-      .slice(start, end)
-      .arrayBuffer()
-      .then((buffer) => {
-        if (buffer.byteLength !== end - start)
-          throw new Error(
-            `the file changed while it was read: ${buffer.byteLength} bytes at ${start}, expected ${end - start}`,
-          );
-        this.bytesRead += buffer.byteLength;
-        return new Uint8Array(buffer);
-      });
+    const read = this.#blob.slice(start, end).arrayBuffer();
+    const bytes = readOrStall(read, this.#stallMs, `reading bytes [${start}, ${end}) of the file`).then((buffer) => {
+      if (buffer.byteLength !== end - start)
+        throw new Error(
+          `the file changed while it was read: ${buffer.byteLength} bytes at ${start}, expected ${end - start}`,
+        );
+      this.bytesRead += buffer.byteLength;
+      return new Uint8Array(buffer);
+    });
     bytes.catch(() => undefined); // a range read ahead may never be asked for; a range taken rethrows
     return bytes;
   }

@@ -2,6 +2,7 @@
 // worker.ts (which only wires this to comlink) so the same code runs in tests on the main thread.
 import { blake3, ready } from '@blake3-web/core';
 import { Mode, subtreeHasher } from '@blake3-web/core/hazmat';
+import { EventLoopTurns } from './_event-loop-turns.js';
 import { openTaskReader, type OpenFile, type RangeReader } from './_range-readers.js';
 import type { HashTask } from './protocol.js';
 
@@ -31,14 +32,20 @@ export async function hashFromReader(task: HashTask, reader: RangeReader): Promi
   return (await feed(subtreeHasher(task.start, new Mode(task.opts)), task, reader)).finalizeNonRoot();
 }
 
-/** Reads the task's range into `hasher` one piece at a time. */
+/**
+ * Reads the task's range into `hasher` one piece at a time, letting the event loop turn between
+ * pieces however long the task runs: the worker answers the liveness probe meanwhile.
+ */
 async function feed<H extends { update(bytes: Uint8Array): unknown }>(
   hasher: H,
   task: HashTask,
   reader: RangeReader,
 ): Promise<H> {
   const { start, end } = task;
-  for (let a = start; a < end; a += reader.pieceBytes)
+  const turns = new EventLoopTurns();
+  for (let a = start; a < end; a += reader.pieceBytes) {
     hasher.update(await reader.read(a, Math.min(end, a + reader.pieceBytes)));
+    if (turns.due) await turns.take();
+  }
   return hasher;
 }

@@ -1,6 +1,8 @@
 // Reading byte ranges of a file in Node, on whichever thread needs it.
-import { closeSync, fstatSync, openSync, readSync, type BigIntStats } from 'node:fs';
+import type { BigIntStats } from 'node:fs';
+import { open } from 'node:fs/promises';
 import type { OpenFile } from './_range-readers.js';
+import { readOrStall, STALL_MS } from './_read-or-stall.js';
 import type { FileSnapshot } from './protocol.js';
 
 /** What a hash of `path` expects to find there, from a stat with `bigint: true` (exact inodes and ns). */
@@ -21,50 +23,85 @@ const spareBuffers: Uint8Array[] = [];
 const MAX_SPARE_BUFFERS = 4;
 
 /**
- * Opens a file for ranged reads; verify() fails with a NotReadableError if it is not the file the
- * hash started on. Reads are synchronous: a worker has nothing else to do meanwhile, and a read
- * through the thread pool (fs/promises) costs a hop to another thread and back per piece: 1 GiB
- * from the page cache read at 1566 MB/s that way against 1770 synchronously, and two workers
- * reading and hashing reached 634 MB/s against 817 (docs/worker-pool.md). The calling thread
- * uses it only for inputs of a few KiB.
+ * Opens files for ranged reads; verify() fails with a NotReadableError if it is not the file the
+ * hash started on. Every call to the file system goes through the thread pool and readOrStall:
+ * while the disk works, the worker's event loop is free to answer the pool's liveness probe, so a
+ * slow disk or a network file system never makes a healthy worker look dead, and a call that
+ * never completes fails after `stallMs` instead of leaving the hash pending. Rejected: reads with
+ * readSync, faster from the page cache (one round at load 4.3: 1770 against 1566 MB/s read only,
+ * 817 against 634 MB/s read and hashed by two workers, docs/worker-pool.md), because a worker
+ * blocked in one cannot answer the probe and a slow disk got healthy workers declared dead.
  */
-export const openFile: OpenFile = async (file) => {
-  const fd = openSync(file.path, 'r');
-  let buffer: Uint8Array | undefined;
-  return {
-    pieceBytes: FILE_PIECE_BYTES,
-    async read(start, end) {
-      const length = end - start;
-      if (buffer === undefined || buffer.length < length)
-        buffer = spareBuffers.find((b) => b.length >= length) ?? new Uint8Array(length);
-      const i = spareBuffers.indexOf(buffer);
-      if (i >= 0) spareBuffers.splice(i, 1);
-      let done = 0;
-      while (done < length) {
-        const bytesRead = readSync(fd, buffer, done, length - done, start + done);
-        if (bytesRead === 0) break;
-        done += bytesRead;
+export function fileOpener(stallMs = STALL_MS): OpenFile {
+  return async (file) => {
+    const { path } = file;
+    const guard = <T>(call: Promise<T>, what: string) => readOrStall(call, stallMs, what, 'the file system');
+    const opening = open(path, 'r');
+    // A handle that comes after its open stalled is closed at once.
+    opening.catch(() => undefined);
+    const handle = await guard(opening, `opening ${path}`).catch((e: unknown) => {
+      void opening.then((h) => h.close()).catch(() => undefined);
+      throw e;
+    });
+    let buffer: Uint8Array | undefined;
+    /** A call still running after its stall: the buffer it may write into is never reused. */
+    let abandoned = false;
+    const call = async <T>(op: Promise<T>, what: string): Promise<T> => {
+      let settled = false;
+      void op.then(
+        () => (settled = true),
+        () => (settled = true),
+      );
+      try {
+        return await guard(op, what);
+      } catch (e) {
+        if (!settled) abandoned = true;
+        throw e;
       }
-      if (done !== length) throw notReadable(file.path, `ended at byte ${start + done} of ${file.size}`);
-      return buffer.subarray(0, length);
-    },
-    async verify() {
-      // Checked after reading: a file rewritten before or during the reads shows a new size or
-      // mtime, a file renamed over the path since the hash started another inode, and those
-      // bytes must not make it into a hash.
-      const now = fstatSync(fd, { bigint: true });
-      if (now.dev !== file.dev || now.ino !== file.ino)
-        throw notReadable(file.path, 'another file was put at its path');
-      if (now.size !== BigInt(file.size) || now.mtimeNs !== file.mtimeNs)
-        throw notReadable(file.path, `it had ${file.size} bytes, now ${now.size}`);
-    },
-    async close() {
-      if (buffer !== undefined && spareBuffers.length < MAX_SPARE_BUFFERS) spareBuffers.push(buffer);
-      buffer = undefined;
-      closeSync(fd);
-    },
+    };
+    return {
+      pieceBytes: FILE_PIECE_BYTES,
+      async read(start, end) {
+        const length = end - start;
+        if (buffer === undefined || buffer.length < length)
+          buffer = spareBuffers.find((b) => b.length >= length) ?? new Uint8Array(length);
+        const i = spareBuffers.indexOf(buffer);
+        if (i >= 0) spareBuffers.splice(i, 1);
+        let done = 0;
+        while (done < length) {
+          const { bytesRead } = await call(
+            handle.read(buffer, done, length - done, start + done),
+            `reading bytes [${start + done}, ${end}) of ${path}`,
+          );
+          if (bytesRead === 0) break;
+          done += bytesRead;
+        }
+        if (done !== length) throw notReadable(path, `ended at byte ${start + done} of ${file.size}`);
+        return buffer.subarray(0, length);
+      },
+      async verify() {
+        // Checked after reading: a file rewritten before or during the reads shows a new size or
+        // mtime, a file renamed over the path since the hash started another inode, and those
+        // bytes must not make it into a hash.
+        const now = await call(handle.stat({ bigint: true }), `checking ${path}`);
+        if (now.dev !== file.dev || now.ino !== file.ino) throw notReadable(path, 'another file was put at its path');
+        if (now.size !== BigInt(file.size) || now.mtimeNs !== file.mtimeNs)
+          throw notReadable(path, `it had ${file.size} bytes, now ${now.size}`);
+      },
+      async close() {
+        if (buffer !== undefined && !abandoned && spareBuffers.length < MAX_SPARE_BUFFERS) spareBuffers.push(buffer);
+        buffer = undefined;
+        // FileHandle.close waits for the calls in flight: after a stall, that may be never.
+        const closing = handle.close();
+        if (abandoned) closing.catch(() => undefined);
+        else await closing;
+      },
+    };
   };
-};
+}
+
+/** Node's file reader, with reads that stall after STALL_MS. */
+export const openFile: OpenFile = fileOpener();
 
 function notReadable(path: string, detail: string): DOMException {
   return new DOMException(`${path} changed while it was being hashed (${detail})`, 'NotReadableError');

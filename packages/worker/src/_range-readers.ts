@@ -34,11 +34,13 @@ function shortRead(start: number, end: number, got: number): DOMException {
 }
 
 /**
- * Bytes [start, end) of a Blob. A File whose file shrank on disk reads short in Firefox (153)
- * instead of failing as Chromium and WebKit do; short bytes must never reach a hash.
+ * Bytes [start, end) of a Blob, or a NotReadableError once the read has brought nothing for
+ * `stallMs`. A File whose file shrank on disk reads short in Firefox (153) instead of failing as
+ * Chromium and WebKit do; short bytes must never reach a hash.
  */
-export async function readBlobRange(blob: Blob, start: number, end: number): Promise<Uint8Array> {
-  const bytes = new Uint8Array(await blob.slice(start, end).arrayBuffer());
+export async function readBlobRange(blob: Blob, start: number, end: number, stallMs = STALL_MS): Promise<Uint8Array> {
+  const read = blob.slice(start, end).arrayBuffer();
+  const bytes = new Uint8Array(await readOrStall(read, stallMs, `reading bytes [${start}, ${end})`));
   if (bytes.length !== end - start) throw shortRead(start, end, bytes.length);
   return bytes;
 }
@@ -133,20 +135,26 @@ export function blobStreamReader(
   };
 }
 
-export function blobReader(blob: Blob, pieceBytes = BLOB_PIECE_BYTES): RangeReader {
+export function blobReader(blob: Blob, pieceBytes = BLOB_PIECE_BYTES, stallMs = STALL_MS): RangeReader {
   return {
     pieceBytes,
-    read: (start, end) => readBlobRange(blob, start, end),
+    read: (start, end) => readBlobRange(blob, start, end, stallMs),
     // A Blob is immutable; a File whose file changed fails its reads with NotReadableError.
     verify: async () => undefined,
     close: async () => undefined,
   };
 }
 
-/** Bytes already in memory, which are bytes [offset, offset + bytes.length) of the input: one piece. */
+/**
+ * Bytes already in memory are handed over this many at a time: reading them costs nothing, but
+ * between pieces the event loop may turn (_event-loop-turns.ts).
+ */
+export const BYTES_PIECE_BYTES = 1024 * 1024;
+
+/** Bytes already in memory, which are bytes [offset, offset + bytes.length) of the input. */
 export function bytesReader(bytes: Uint8Array, offset: number): RangeReader {
   return {
-    pieceBytes: 2 ** 30,
+    pieceBytes: BYTES_PIECE_BYTES,
     read: async (start, end) => bytes.subarray(start - offset, end - offset),
     verify: async () => undefined,
     close: async () => undefined,

@@ -139,13 +139,20 @@ export class HashJob {
     return subtreeRange(this.plan, index);
   }
 
-  /** The message for a task, and what it transfers. Reads the bytes here when Blobs cannot be posted. */
-  async makeTask(range: SubtreeRange, blobTransport: Platform['blobTransport']): Promise<[HashTask, Transferable[]]> {
+  /**
+   * The message for a task, and what it transfers. Reads the bytes here when Blobs cannot be
+   * posted; such a read that brings nothing for `stallMs` fails with a NotReadableError.
+   */
+  async makeTask(
+    range: SubtreeRange,
+    blobTransport: Platform['blobTransport'],
+    stallMs: number,
+  ): Promise<[HashTask, Transferable[]]> {
     const output = this.plan.count === 1 ? 'root' : 'subtree';
     let source: TaskSource;
     let transferList: Transferable[] = [];
     if (this.input.kind === 'blob' && blobTransport === 'bytes') {
-      const bytes = await readBlobRange(this.input.blob, range.start, range.end);
+      const bytes = await readBlobRange(this.input.blob, range.start, range.end, stallMs);
       source = { kind: 'bytes', bytes };
       transferList = [bytes.buffer];
     } else source = inputSource(this.input);

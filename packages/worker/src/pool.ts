@@ -17,6 +17,7 @@ import { blake3 } from '@blake3-web/core';
 import { aFunction, anInteger, describe } from './_assert.js';
 import { WorkerDiedError } from './_errors.js';
 import { hashRange } from './_hash-range.js';
+import { STALL_MS } from './_read-or-stall.js';
 import type { Platform, WorkerLike } from './_platform.js';
 import { WorkerHandle } from './_worker-handle.js';
 import {
@@ -77,7 +78,11 @@ export const INLINE_MAX_BYTES = 64 * 1024;
 const DEFAULT_LIVENESS_MS = 10_000;
 
 /** Knobs tests turn; not part of the public options. */
-export type PoolInternals = { livenessMs?: number };
+export type PoolInternals = {
+  livenessMs?: number;
+  /** How long a read on this thread may bring nothing (default STALL_MS). */
+  stallMs?: number;
+};
 
 /** A worker, started on first use, and the tasks it has in flight. */
 type Slot = { handle: WorkerHandle | undefined; inFlight: number };
@@ -93,6 +98,7 @@ class WorkerPool implements Pool {
   readonly #subtreeBytes: number;
   readonly #createWorker: () => WorkerLike;
   readonly #livenessMs: number;
+  readonly #stallMs: number;
   readonly #jobs: HashJob[] = [];
   #turn = 0;
   #terminated = false;
@@ -109,6 +115,7 @@ class WorkerPool implements Pool {
     this.#subtreeBytes = subtreeBytes;
     this.#createWorker = createWorker;
     this.#livenessMs = internals.livenessMs ?? DEFAULT_LIVENESS_MS;
+    this.#stallMs = internals.stallMs ?? STALL_MS;
   }
 
   hashBlob(blob: Blob, opts?: HashFileOpts): Promise<Uint8Array> {
@@ -201,7 +208,7 @@ class WorkerPool implements Pool {
   async #run(job: HashJob, slot: Slot, range: SubtreeRange): Promise<void> {
     slot.inFlight++;
     try {
-      const [task, transferList] = await job.makeTask(range, this.#platform.blobTransport);
+      const [task, transferList] = await job.makeTask(range, this.#platform.blobTransport, this.#stallMs);
       if (job.settled || this.#terminated) return;
       const handle = (slot.handle ??= this.#spawn(slot));
       const out = await handle.hashRange(task, transferList);

@@ -1,4 +1,5 @@
-import { Worker } from 'node:worker_threads';
+import { once } from 'node:events';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,18 @@ export function sourceWorker(): Worker {
 /** A worker running a test script from this folder. */
 export function scriptWorker(name: string): Worker {
   return new Worker(new URL(name, import.meta.url));
+}
+
+/**
+ * A worker running a test script from this folder that posts 'loaded' once it serves requests,
+ * started and loaded: a test with a short liveness window must not count the seconds the tsx
+ * loader takes to compile the sources under load as silence.
+ */
+export async function loadedWorker(name: string, opts: WorkerOptions): Promise<Worker> {
+  const worker = new Worker(new URL(name, import.meta.url), opts);
+  const [message] = await once(worker, 'message');
+  if (message !== 'loaded') throw new Error(`${name} said ${String(message)} before it was loaded`);
+  return worker;
 }
 
 /**

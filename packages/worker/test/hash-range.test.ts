@@ -3,10 +3,11 @@ import { hashSubtree } from '@blake3-web/core/hazmat';
 import { paint, Random, testSeed } from '@blake3-web/testkit';
 import assert from 'node:assert/strict';
 import { statSync, utimesSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { hashFromReader, hashRange } from '../src/_hash-range.ts';
-import { fileSnapshot, openFile } from '../src/_open-file-node.ts';
+import { fileOpener, fileSnapshot, openFile } from '../src/_open-file-node.ts';
 import {
   blobReader,
   blobStreamReader,
@@ -16,7 +17,7 @@ import {
 } from '../src/_range-readers.ts';
 import { planSubtrees, subtreeRange } from '../src/plan-subtrees.ts';
 import type { HashTask, TaskSource } from '../src/protocol.ts';
-import { tempDir } from './_helpers.ts';
+import { settlesWithin, tempDir } from './_helpers.ts';
 
 const noFiles: OpenFile = () => Promise.reject(new Error('no files here'));
 const modes: Blake3Opts[] = [{}, { key: paint(32, 1) }, { context: 'blake3-web hashRange test' }];
@@ -313,5 +314,60 @@ describe('reading Blobs', () => {
     // All of the range arrived but the end of the stream does not.
     await assert.rejects(read(stuck(8192)), { name: 'NotReadableError', message: /past the end of \[0, 8192\)/ });
     assert.ok(performance.now() - t0 < 5000, 'each stalled read fails after its limit, not later');
+  });
+});
+
+describe('reading Blob slices (where Blob streams are not byte streams: WebKit)', () => {
+  it('a slice read that never settles fails with NotReadableError instead of leaving the hash pending', async () => {
+    const data = paint(8192);
+    // Slices whose arrayBuffer() never settles once past byte 4096, as a stalled engine read would.
+    const stuck = {
+      size: 8192,
+      slice: (a: number, b: number) =>
+        a >= 4096 ? { arrayBuffer: () => new Promise(() => undefined) } : new Blob([data.subarray(a, b)]),
+    } as unknown as Blob;
+    const task: HashTask = {
+      source: { kind: 'blob', blob: stuck, size: 8192 },
+      start: 0,
+      end: 8192,
+      output: 'root',
+      opts: {},
+    };
+    const t0 = performance.now();
+    await assert.rejects(settlesWithin(hashFromReader(task, blobReader(stuck, 4096, 50)), 5000, 'the hash'), {
+      name: 'NotReadableError',
+      message: /reading bytes \[4096, 8192\): the engine delivered nothing for 50 ms/,
+    });
+    assert.ok(performance.now() - t0 < 5000, 'the stalled read fails after its limit, not later');
+  });
+});
+
+describe('reading files (Node)', () => {
+  it('a file read the file system never completes fails with NotReadableError, and the reader still closes', async () => {
+    const path = join(tempDir(), 'stuck.bin');
+    const data = paint(8192);
+    writeFileSync(path, data);
+    const info = statSync(path, { bigint: true });
+    // The file system answers every read but the one of bytes from 4096, as a hung network mount would.
+    const probe = await open(path, 'r');
+    const handleProto = Object.getPrototypeOf(probe) as { read: (...args: unknown[]) => Promise<unknown> };
+    await probe.close();
+    const read = handleProto.read;
+    handleProto.read = function (this: unknown, ...args: unknown[]) {
+      return args[3] === 4096 ? new Promise(() => undefined) : read.apply(this, args);
+    };
+    try {
+      const reader = await fileOpener(50)(fileSnapshot(path, info));
+      const t0 = performance.now();
+      assert.deepEqual(await reader.read(0, 4096), data.subarray(0, 4096));
+      await assert.rejects(reader.read(4096, 8192), {
+        name: 'NotReadableError',
+        message: /reading bytes \[4096, 8192\) of .*stuck\.bin: the file system delivered nothing for 50 ms/,
+      });
+      await reader.close();
+      assert.ok(performance.now() - t0 < 5000, 'the stalled read fails after its limit, not later');
+    } finally {
+      handleProto.read = read;
+    }
   });
 });

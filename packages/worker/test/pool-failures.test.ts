@@ -1,14 +1,14 @@
-import { blake3 } from '@blake3-web/core';
-import { paint } from '@blake3-web/testkit';
+import { blake3, bytesToHex } from '@blake3-web/core';
+import { oracle, paint } from '@blake3-web/testkit';
 import assert from 'node:assert/strict';
 import { renameSync, statSync, truncateSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Worker } from 'node:worker_threads';
+import { Worker as NodeWorker, type Worker, type WorkerOptions } from 'node:worker_threads';
 import { after, describe, it } from 'node:test';
 import { createPool, type Pool, type PoolOpts } from '../src/index-node.ts';
 import { createPoolOn } from '../src/pool.ts';
 import { nodePlatform } from '../src/platform-node.ts';
-import { KiB, scriptWorker, settlesWithin, sourceWorker, tempDir } from './_helpers.ts';
+import { KiB, loadedWorker, scriptWorker, settlesWithin, sourceWorker, tempDir } from './_helpers.ts';
 
 const S = 64 * KiB;
 const HANG_GUARD_MS = 60_000;
@@ -156,6 +156,55 @@ describe('worker deaths', () => {
   });
 });
 
+describe('a busy worker', () => {
+  // The probe waits `LIVENESS_MS` of silence, then as long again for an answer: every task below
+  // keeps its worker busy for several times that, and the worker must still count as alive. A
+  // window of a second leaves a loaded machine time to schedule the worker's thread.
+  const LIVENESS_MS = 1000;
+
+  /** `createWorker` for a pool of 2: two workers already loaded, then fresh ones. */
+  async function loadedWorkers(name: string, opts: WorkerOptions): Promise<() => Worker> {
+    const loaded = [await loadedWorker(name, opts), await loadedWorker(name, opts)];
+    after(() => loaded.forEach((w) => void w.terminate()));
+    return () => loaded.shift() ?? new NodeWorker(new URL(name, import.meta.url), opts);
+  }
+
+  it('a worker whose every file read takes longer than the liveness window is not declared dead: the hash is right', async () => {
+    const path = join(tempDir(), 'slow-disk.bin');
+    const data = paint(3 * S + 99, 3);
+    writeFileSync(path, data);
+    const opts = { workerData: { delayMs: 4 * LIVENESS_MS } };
+    const p = pool({ createWorker: await loadedWorkers('./_slow-disk-worker.mjs', opts) }, LIVENESS_MS);
+    const hash = await settlesWithin(p.hashFile(path), HANG_GUARD_MS, 'hash on a slow disk');
+    assert.equal(bytesToHex(hash), oracle([{ data, length: 32 }])[0]);
+  });
+
+  it('a task whose reads never let the event loop turn, busy for many liveness windows, still answers the probe', async () => {
+    const path = join(tempDir(), 'busy.bin');
+    const data = paint(3 * 32 * 4 * KiB + 5, 4);
+    writeFileSync(path, data);
+    // 32 pieces of 100 ms per task: 3.2 s of a thread that never waits.
+    const opts = { workerData: { pieceBytes: 4 * KiB, pieceMs: LIVENESS_MS / 10 } };
+    const p = pool(
+      { subtreeBytes: 32 * 4 * KiB, createWorker: await loadedWorkers('./_busy-reader-worker.mjs', opts) },
+      LIVENESS_MS,
+    );
+    const hash = await settlesWithin(p.hashFile(path, { context: 'busy' }), HANG_GUARD_MS, 'hash on a busy worker');
+    assert.equal(bytesToHex(hash), oracle([{ data, length: 32, context: 'busy' }])[0]);
+  });
+
+  it('a worker stuck in a loop is still found dead by the probe', async () => {
+    const p = pool({ createWorker: () => scriptWorker('./_looping-worker.mjs') }, LIVENESS_MS);
+    await assert.rejects(
+      settlesWithin(p.hashBlob(new Blob([paint(4 * S)])), HANG_GUARD_MS, 'hash on looping workers'),
+      {
+        name: 'WorkerDiedError',
+        message: /stopped twice.*did not answer/,
+      },
+    );
+  });
+});
+
 describe('read errors', () => {
   it('a file that vanishes mid-hash rejects with ENOENT from the worker, intact', async () => {
     const path = join(tempDir(), 'vanishing.bin');
@@ -252,6 +301,31 @@ describe('read errors', () => {
         });
       }
     }
+  });
+
+  it('a Blob read on this thread (blobTransport bytes) that never settles rejects the hash with NotReadableError', async () => {
+    const data = paint(200 * S);
+    let stalled = 0;
+    // Every slice from byte 2 S on never gives its bytes, as a stalled engine read would.
+    const stuck = {
+      [Symbol.toStringTag]: 'Blob',
+      size: data.length,
+      slice: (start: number, end: number) => {
+        if (start < 2 * S) return new Blob([data.subarray(start, end)]);
+        stalled++;
+        return { arrayBuffer: () => new Promise(() => undefined) };
+      },
+    } as unknown as Blob;
+    const p = createPoolOn(nodePlatform, { size: 2, subtreeBytes: S, createWorker: sourceWorker }, { stallMs: 50 });
+    after(() => p.terminate());
+    const t0 = performance.now();
+    await assert.rejects(settlesWithin(p.hashBlob(stuck), 10_000, 'hash of a stalled Blob'), {
+      name: 'NotReadableError',
+      message: /^reading bytes \[\d+, \d+\): the engine delivered nothing for 50 ms/,
+    });
+    assert.ok(stalled > 0 && performance.now() - t0 < HANG_GUARD_MS);
+    // Every read in flight settled too: the pool takes the next hash at once.
+    assert.deepEqual(await settlesWithin(p.hashBlob(new Blob([data])), HANG_GUARD_MS, 'next hash'), blake3(data));
   });
 
   it('a missing path rejects with ENOENT, a directory with TypeError', async () => {
