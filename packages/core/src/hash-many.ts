@@ -25,8 +25,9 @@ const output = new Output();
 // while inputs may still be unread, digests go to a stage instead, and `out` gets them in one
 // copy after the last input was read. Finding the overlap instead would call the engine's `buffer`
 // getter per input: 24 ns per 64-byte message hashed in 334 ns (Node, one process, load 9). A batch
-// of one piece (up to 1,024 messages of at most 16 KiB) is not staged. The stage is kept up to
-// STAGE_KEEP bytes: a new one per call cost 14-20% of 16,384 x 64 B (the same process, load 16-19).
+// that fits one piece (wasm-simd: 1,024 messages, 256 KiB; js: 256, 64 KiB) of messages up to 16
+// chunks and digests up to 64 bytes is not staged. The stage is kept up to STAGE_KEEP bytes: a new
+// one per call cost 14-20% of 16,384 x 64 B (hashManyInto, one process, load 16-19).
 let sink: Uint8Array | undefined;
 /** Where the digests end up: set once they are staged, or from the start when nothing can overlap. */
 let dest: Uint8Array | undefined;
