@@ -223,7 +223,7 @@ export class Blake3IntegrityPlugin implements WorkboxPlugin {
       return null;
     }
     if (result.ok) {
-      this.#verified.remember(expected, new Blob([result.bytes as BlobPart]));
+      this.#verified.remember(expected, result.bytes);
       return result.response;
     }
     this.#mismatch(request, result.error);

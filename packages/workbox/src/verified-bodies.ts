@@ -34,9 +34,11 @@ export class VerifiedBodies {
     return body;
   }
 
-  /** Holds `body`, which the caller hashed and found to be `digest`. */
-  remember(digest: Uint8Array, body: Blob): void {
-    if (body.size > this.maxBytes) return;
+  /** Holds `bytes` (an array as a Blob of its own copy), which the caller hashed and found to be `digest`. */
+  remember(digest: Uint8Array, bytes: Blob | Uint8Array): void {
+    const size = bytes instanceof Blob ? bytes.size : bytes.length;
+    if (size > this.maxBytes) return;
+    const body = bytes instanceof Blob ? bytes : new Blob([bytes as BlobPart]);
     const key = bytesToHex(digest);
     const old = this.#bodies.get(key);
     if (old) {
