@@ -100,5 +100,59 @@ for (const backend of BACKENDS) {
         expect(digests, `${mode} dkLen=${dkLen}: page digests against Node`).toEqual(expected);
       }
     });
+
+    test('hashManyInto with out over its inputs: before, at, inside, after and across them, 32- and 131-byte digests', async ({
+      enginePage,
+    }) => {
+      const result = await enginePage.evaluate((backend) => {
+        const { core } = globalThis.blake3Web!;
+        core.setBackend(backend);
+        const shapes: [string, (s: number, e: number, n: number) => number][] = [
+          ['before', (s, _e, n) => s - (n >> 1)],
+          ['at the start', (s) => s],
+          ['inside', (s, e, n) => s + ((e - s - n) >> 1)],
+          ['after', (_s, e, n) => e - (n >> 1)],
+          ['across', (s, e, n) => s - ((n - (e - s)) >> 1)],
+        ];
+        const wrong: string[] = [];
+        const samples: string[] = [];
+        for (const [dkLen, lengths] of [
+          [32, Array.from({ length: 4096 }, (_, i) => (i % 500 === 3 ? 20_000 : 64))],
+          [131, Array.from({ length: 300 }, (_, i) => (i * 37) % 3000)],
+          [32, Array.from({ length: 600 }, () => 16)],
+        ] as const) {
+          for (const [name, outAt] of shapes) {
+            const inLen = lengths.reduce((a, b) => a + b, 0);
+            const outLen = lengths.length * dkLen;
+            const margin = inLen + outLen;
+            const buffer = new ArrayBuffer(inLen + 2 * margin);
+            let at = margin;
+            const inputs = lengths.map((len, n) => {
+              const m = new Uint8Array(buffer, at, len);
+              for (let i = 0; i < len; i++) m[i] = (i + n) % 251;
+              at += len;
+              return m;
+            });
+            const expected = inputs.map((x) => core.bytesToHex(core.blake3(x.slice(), { dkLen })));
+            const out = new Uint8Array(buffer, outAt(margin, margin + inLen, outLen), outLen);
+            core.hashManyInto(inputs, out, { dkLen });
+            const bad = expected.filter((h, i) => core.bytesToHex(out.subarray(i * dkLen, (i + 1) * dkLen)) !== h);
+            if (bad.length) wrong.push(`${lengths.length} messages, dkLen ${dkLen}, out ${name}: ${bad.length} wrong`);
+            if (name === 'inside') samples.push(core.bytesToHex(out.subarray(3 * dkLen, 4 * dkLen)));
+          }
+        }
+        return { backend: core.backend(), wrong, samples };
+      }, backend);
+      expect(result.backend).toBe(backend);
+      expect(result.wrong).toEqual([]);
+      // Message 3 of each batch, as Node hashes it.
+      expect(result.samples).toEqual(
+        [
+          [20_000, 32],
+          [111, 131],
+          [16, 32],
+        ].map(([len, dkLen]) => bytesToHex(blake3(message(len, 3), { dkLen }))),
+      );
+    });
   });
 }

@@ -78,6 +78,106 @@ test.describe('Blake3IntegrityPlugin in a service worker', () => {
     expect(r.tamperedAgain).toBe(503);
   });
 
+  test('a cache hit is used only as the content: entries written by page code are hashed first, wrong ones refused and removed; an entry the worker verified is answered from its memory, unread', async ({
+    enginePage,
+  }) => {
+    const r = await enginePage.evaluate(async () => {
+      const hex = (b: ArrayBuffer | Uint8Array) =>
+        Array.from(new Uint8Array(b instanceof Uint8Array ? b : new Uint8Array(b)), (x) =>
+          x.toString(16).padStart(2, '0'),
+        ).join('');
+      const { blake3 } = (await import('/packages/core/dist/index.js' as string)) as typeof import('@blake3-web/core');
+      const mismatches: string[] = [];
+      navigator.serviceWorker.addEventListener('message', (e: MessageEvent<{ type: string; url: string }>) => {
+        if (e.data?.type === 'blake3-mismatch') mismatches.push(e.data.url);
+      });
+      const cache = await caches.open('blake3-blobs');
+      const run = Math.random().toString(36).slice(2);
+      const random = (n: number) => crypto.getRandomValues(new Uint8Array(n));
+      const flip = (b: Uint8Array) => {
+        const c = b.slice();
+        c[c.length >> 1] ^= 1;
+        return c;
+      };
+      const outcome = (res: Response) =>
+        res.arrayBuffer().then(
+          (b) => `${res.status} ${hex(blake3(new Uint8Array(b)))}`,
+          (e: Error) => `${res.status} body ${e.name}`,
+        );
+      const get = (url: string, unavailable = false) =>
+        fetch(url, unavailable ? { headers: { 'x-blob-unavailable': '1' } } : {}).then(
+          outcome,
+          (e: Error) => `rejected ${e.name}`,
+        );
+      const settle = () => new Promise((res) => setTimeout(res, 400));
+
+      // Content the server does not have (it answers 404): only the cache can give its bytes.
+      const own = random(50_000);
+      const ownHex = hex(blake3(own));
+      const ownUrl = new URL(`./blobs/${ownHex}?run=${run}`, location.href).href;
+      await cache.put(ownUrl, new Response(own));
+      const ownGot = await get(ownUrl);
+
+      // Wrong bytes under another such digest.
+      const wanted = random(50_000);
+      const wrongUrl = new URL(`./blobs/${hex(blake3(wanted))}?run=${run}`, location.href).href;
+      await cache.put(wrongUrl, new Response(flip(wanted)));
+      const wrongGot = await get(wrongUrl);
+      await settle();
+      const wrongLeft = (await cache.match(wrongUrl)) !== undefined;
+
+      // A blob the worker fetches, verifies and stores; then page code overwrites its entry,
+      // copying every header the worker's entry has (any mark it could carry) onto wrong bytes.
+      const list = (await (await fetch('./blobs/index.json')).json()) as { hex: string }[];
+      const storedUrl = new URL(`./blobs/${list[0].hex}?run=${run}`, location.href).href;
+      const storedFirst = await get(storedUrl);
+      let stored: Response | undefined;
+      for (let i = 0; i < 100 && !stored; i++) {
+        stored = await cache.match(storedUrl);
+        if (!stored) await new Promise((res) => setTimeout(res, 50));
+      }
+      const good = new Uint8Array(await stored!.arrayBuffer());
+      await cache.put(storedUrl, new Response(flip(good), { headers: stored!.headers }));
+      // The server refuses these requests: only the worker can answer them.
+      const storedAgain = await get(storedUrl, true);
+      // The forged mark under a digest the worker does not hold.
+      const forged = random(50_000);
+      const forgedUrl = new URL(`./blobs/${hex(blake3(forged))}?run=${run}`, location.href).href;
+      await cache.put(forgedUrl, new Response(flip(forged), { headers: stored!.headers }));
+      const forgedGot = await get(forgedUrl, true);
+      await settle();
+      const storedEntry = hex(blake3(new Uint8Array(await (await cache.match(storedUrl))!.arrayBuffer())));
+      return {
+        own: { expected: `200 ${ownHex}`, got: ownGot },
+        wrong: { got: wrongGot, left: wrongLeft },
+        stored: {
+          expected: `200 ${list[0].hex}`,
+          first: storedFirst,
+          again: storedAgain,
+          entry: storedEntry,
+          flipped: hex(blake3(flip(good))),
+        },
+        forged: forgedGot,
+        mismatches: mismatches
+          .map((u) => (u === wrongUrl ? 'wrong' : u === forgedUrl ? 'forged' : u === storedUrl ? 'stored' : u))
+          .sort(),
+      };
+    });
+    // Right bytes page code wrote were hashed and used (the server has none to give).
+    expect(r.own.got).toBe(r.own.expected);
+    // Wrong bytes were refused, reported and removed; the strategy went to the server (404).
+    expect(r.wrong.got).toMatch(/^404 /);
+    expect(r.wrong.left).toBe(false);
+    // The worker's verified body answered, though the entry under it now holds other bytes:
+    // the entry was not read (reading it would have been a mismatch, reported, and a 503).
+    expect(r.stored.first).toBe(r.stored.expected);
+    expect(r.stored.again).toBe(r.stored.expected);
+    expect(r.stored.entry).toBe(r.stored.flipped);
+    // Headers copied from the worker's own entry make no difference.
+    expect(r.forged).toMatch(/^503 /);
+    expect(r.mismatches).toEqual(['forged', 'wrong']);
+  });
+
   test('the demo shows a verified download, and the mismatch when tampered', async ({ enginePage }) => {
     const run = (tamper: boolean) =>
       enginePage.evaluate(async (t) => {

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 const BUDGETS: readonly { name: string; code: string; minified: number; gzip: number }[] = [
-  { name: '@blake3-web/core (every export)', code: "export * from '@blake3-web/core';", minified: 38100, gzip: 12800 },
+  { name: '@blake3-web/core (every export)', code: "export * from '@blake3-web/core';", minified: 38300, gzip: 12900 },
   {
     name: '@blake3-web/core/hazmat (every export)',
     code: "export * from '@blake3-web/core/hazmat';",

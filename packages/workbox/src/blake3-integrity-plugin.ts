@@ -1,8 +1,10 @@
-import { hashStream, IntegrityError, verifyResponse } from '@blake3-web/stream';
+import { IntegrityError, verifyResponse } from '@blake3-web/stream';
 import { digestMismatch, digestsEqual, expectedDigest } from '@blake3-web/stream/_internal';
 import type { PluginState, WorkboxPlugin } from 'workbox-core/types.js';
 import { isWholeContent206 } from './partial-content.js';
+import { hashBody } from './hash-body.js';
 import { hashFromUrlPath, type ExpectedHashResolver } from './resolvers.js';
+import { DEFAULT_MEMORY_BYTES, VerifiedBodies } from './verified-bodies.js';
 import { DEFAULT_MAX_BYTES, verifyBody } from './verify-body.js';
 
 export type Blake3IntegrityPluginOptions = {
@@ -20,6 +22,12 @@ export type Blake3IntegrityPluginOptions = {
    * read further and fails (the page's fetch rejects).
    */
   maxBytes?: number;
+  /**
+   * The most bytes of bodies this worker verified that it holds in memory (default 16 MiB; 0
+   * holds none). A cache hit whose digest it holds is answered from memory, without reading or
+   * hashing the entry; any other hit is read and hashed before it is used (see the README).
+   */
+  memoryBytes?: number;
   /** Told about every mismatch (for reporting; the plugin itself never logs). */
   onMismatch?: (info: { request: Request; error: IntegrityError }) => void;
 };
@@ -46,21 +54,31 @@ export class Blake3IntegrityPlugin implements WorkboxPlugin {
   readonly #verify: 'before-use' | 'streaming';
   readonly #maxBytes: number;
   readonly #onMismatch: Blake3IntegrityPluginOptions['onMismatch'];
+  readonly #verified: VerifiedBodies;
 
   constructor(opts: Blake3IntegrityPluginOptions = {}) {
     if (typeof opts !== 'object' || opts === null) throw new TypeError('opts must be an object');
-    const { expectedHash = hashFromUrlPath, verify = 'before-use', maxBytes = DEFAULT_MAX_BYTES, onMismatch } = opts;
+    const {
+      expectedHash = hashFromUrlPath,
+      verify = 'before-use',
+      maxBytes = DEFAULT_MAX_BYTES,
+      memoryBytes = DEFAULT_MEMORY_BYTES,
+      onMismatch,
+    } = opts;
     if (typeof expectedHash !== 'function') throw new TypeError('opts.expectedHash must be a function');
     if (verify !== 'before-use' && verify !== 'streaming')
       throw new RangeError(`opts.verify must be 'before-use' or 'streaming', got ${String(verify)}`);
     if (!Number.isSafeInteger(maxBytes) || maxBytes < 0)
       throw new RangeError(`opts.maxBytes must be a non-negative integer, got ${String(maxBytes)}`);
+    if (!Number.isSafeInteger(memoryBytes) || memoryBytes < 0)
+      throw new RangeError(`opts.memoryBytes must be a non-negative integer, got ${String(memoryBytes)}`);
     if (onMismatch !== undefined && typeof onMismatch !== 'function')
       throw new TypeError('opts.onMismatch must be a function');
     this.#expectedHash = expectedHash;
     this.#verify = verify;
     this.#maxBytes = maxBytes;
     this.#onMismatch = onMismatch;
+    this.#verified = new VerifiedBodies(memoryBytes);
   }
 
   /**
@@ -137,19 +155,91 @@ export class Blake3IntegrityPlugin implements WorkboxPlugin {
     return Response.error();
   };
 
-  /** Refuses (null) to cache anything but a complete, matching, successful body. */
+  /**
+   * Refuses (null) to cache anything but a complete, matching, successful body; a body that
+   * matches and fits `memoryBytes` is held, so that its cache hits need no hashing.
+   */
   cacheWillUpdate: WorkboxPlugin['cacheWillUpdate'] = async ({ request, response, state }) => {
     if (response.type === 'error' || response.status !== 200) return null;
     const expected = this.#expected(request, response, state);
     if (expected === undefined) return response;
     try {
-      const actual = await hashStream(response.clone().body ?? new Blob([]).stream(), { dkLen: expected.length });
-      const error = digestMismatch(actual, expected, false);
-      if (!error) return response;
+      const { digest, kept } = await hashBody(response.clone().body, expected.length, this.#verified.maxBytes);
+      const error = digestMismatch(digest, expected, false);
+      if (!error) {
+        if (kept) this.#verified.remember(expected, kept);
+        return response;
+      }
       this.#mismatch(request, error);
     } catch (err) {
       this.#mismatch(request, err);
     }
     return null;
   };
+
+  /**
+   * A cache hit, whoever wrote it (this plugin, page code, another worker) and whatever became of
+   * it on disk: with a digest, it is answered from the body this worker holds for that digest, or
+   * else read and hashed before it is used. One that does not match, or that this plugin would
+   * never have stored (not a 200), is refused (null: the strategy goes on as for a miss) and
+   * removed from its cache; one that cannot be read is refused.
+   */
+  cachedResponseWillBeUsed: WorkboxPlugin['cachedResponseWillBeUsed'] = async ({
+    cacheName,
+    request,
+    cachedResponse,
+    matchOptions,
+    state,
+  }) => {
+    if (!cachedResponse) return cachedResponse;
+    const expected = this.#expected(request, cachedResponse, state);
+    if (expected === undefined) return cachedResponse;
+    if (cachedResponse.status !== 200) {
+      // Not awaited: cancelling one branch of a tee settles only once the other is cancelled too.
+      void cachedResponse.body?.cancel().catch(() => {});
+      this.#mismatch(
+        request,
+        IntegrityError.corrupt(
+          expected,
+          `the cached entry for ${request.url} has status ${cachedResponse.status} (${cachedResponse.type}): this plugin stores only 200s`,
+        ),
+      );
+      await this.#drop(cacheName, request, matchOptions);
+      return null;
+    }
+    const held = this.#verified.get(expected);
+    if (held) {
+      void cachedResponse.body?.cancel().catch(() => {});
+      const headers = new Headers(cachedResponse.headers);
+      if (headers.has('content-length')) headers.set('content-length', String(held.size));
+      return new Response(held, { status: 200, statusText: cachedResponse.statusText, headers });
+    }
+    if (this.#verify === 'streaming') return verifyResponse(cachedResponse, expected);
+    let result: Awaited<ReturnType<typeof verifyBody>>;
+    try {
+      result = await verifyBody(cachedResponse, expected, this.#maxBytes);
+    } catch {
+      // Unreadable or over maxBytes: not used, and left for the strategy's next write.
+      return null;
+    }
+    if (result.ok) {
+      this.#verified.remember(expected, result.bytes);
+      return result.response;
+    }
+    this.#mismatch(request, result.error);
+    await this.#drop(cacheName, request, matchOptions);
+    return null;
+  };
+
+  /**
+   * Removes an entry that is not the content, before the strategy goes on, so that its own write
+   * of the answer from the network cannot be the one removed.
+   */
+  async #drop(cacheName: string, request: Request, matchOptions: CacheQueryOptions | undefined): Promise<void> {
+    try {
+      await (await caches.open(cacheName)).delete(request, matchOptions);
+    } catch {
+      // A cache that cannot be opened here keeps the entry; every hit of it is still refused.
+    }
+  }
 }

@@ -17,7 +17,7 @@ export function tooLarge(maxBytes: number, got: string): RangeError {
 
 /**
  * Reads a whole body, at most `maxBytes` of it, and checks it. A match gives a fresh Response
- * with the same bytes, status and headers. Every chunk is copied into a buffer of this function's
+ * with the same bytes, status and headers, and the bytes (the Response holds a copy of its own). Every chunk is copied into a buffer of this function's
  * own as it arrives, and that buffer is what is hashed and released, so the bytes released are
  * the bytes hashed even if the source reuses its buffers. A body longer than `maxBytes` is
  * cancelled and rejects with a RangeError.
@@ -26,7 +26,7 @@ export async function verifyBody(
   response: Response,
   expected: Uint8Array,
   maxBytes: number,
-): Promise<{ ok: true; response: Response } | { ok: false; error: IntegrityError }> {
+): Promise<{ ok: true; response: Response; bytes: Uint8Array } | { ok: false; error: IntegrityError }> {
   const declared = response.headers.get('content-length')?.trim();
   const length = declared !== undefined && /^\d+$/.test(declared) ? Number(declared) : undefined;
   if (length !== undefined && length > maxBytes) {
@@ -64,5 +64,5 @@ export async function verifyBody(
   const error = digestMismatch(blake3(bytes, { dkLen: expected.length }), expected, false);
   if (error) return { ok: false, error };
   const init = { status: response.status, statusText: response.statusText, headers: response.headers };
-  return { ok: true, response: new Response(response.body === null ? null : bytes, init) };
+  return { ok: true, response: new Response(response.body === null ? null : bytes, init), bytes };
 }

@@ -100,6 +100,41 @@ describe('Blake3IntegrityPlugin with workbox-precaching', () => {
     }
   });
 
+  it('a precached entry page code overwrote is never used: the worker that installed it answers from memory, a restarted one refuses it', async () => {
+    const manifest = [
+      { url: `blobs/${blobHex}`, revision: null },
+      { url: 'app.js', revision: appHex, blake3: appHex },
+    ];
+    const cacheName = 'precache-overwritten';
+    const installed = precache(manifest, cacheName);
+    await installed.install();
+    // Page code writes other bytes under the entries' cache keys, keeping their headers.
+    const cache = await caches.open(cacheName);
+    for (const key of await cache.keys()) {
+      const entry = (await cache.match(key))!;
+      const bad = new Uint8Array(await entry.arrayBuffer());
+      bad[0] ^= 1;
+      await cache.put(key, new Response(bad, { headers: entry.headers }));
+    }
+    offline = true;
+    try {
+      assert.deepEqual(await installed.serve(`blobs/${blobHex}`), blob);
+      assert.deepEqual(await installed.serve('app.js'), app);
+      assert.deepEqual(installed.mismatches, [], 'the overwritten entries were not read');
+      // A worker started since holds nothing: each entry is hashed, refused, and the route's
+      // fallback to the network fails (offline), so the page's fetch fails, never gets the bytes.
+      const restarted = precache(manifest, cacheName);
+      await assert.rejects(restarted.serve(`blobs/${blobHex}`), { message: 'Failed to fetch' });
+      await assert.rejects(restarted.serve('app.js'), { message: 'Failed to fetch' });
+      assert.deepEqual(restarted.mismatches.sort(), [
+        `https://example.com/app/app.js?__WB_REVISION__=${appHex}`,
+        `https://example.com/app/blobs/${blobHex}`,
+      ]);
+    } finally {
+      offline = false;
+    }
+  });
+
   it('fails the install when an entry does not match, and never caches that entry', async () => {
     const manifest = [
       { url: 'app.css', revision: '1' },
