@@ -2,7 +2,7 @@
  * The server side, for @tus/server 2 with @tus/file-store: a FileStore that hashes each upload
  * as its bytes are written (no second read of the file), and an `onUploadFinish` hook that
  * refuses the upload unless the root the client sent in the `Upload-Blake3` header equals the
- * hash of the bytes stored. A missing or malformed root is refused too; a refused upload is
+ * hash of the bytes received (with `verifyStored`, also of the bytes read back from disk). A missing or malformed root is refused too; a refused upload is
  * removed, so it is never reported or kept as complete. With `outboard`, the same pass builds the
  * upload's Bao outboard, kept beside it as `<id>.obao` once it verified, to serve verified byte
  * ranges of it (`baoRangeHandler`, `baoOutboardSlice`) without hashing it again.
@@ -43,6 +43,12 @@ export type Blake3FileStoreOpts = ConstructorParameters<typeof FileStore>[0] &
      * of `baoRangeHandler`). The hash mode only: a keyed or derived tree is not a Bao tree.
      */
     outboard?: boolean | BaoTreeOpts;
+    /**
+     * At finish, also read the upload back from disk and refuse it unless those bytes have the
+     * hash of the bytes received: a byte changed on disk between two requests (another process,
+     * a bad disk, a restore) fails the upload. Costs one read of the whole upload per upload.
+     */
+    verifyStored?: boolean;
   };
 
 /** What is appended to an upload's id to name its Bao outboard. */
@@ -72,12 +78,17 @@ export class Blake3FileStore extends FileStore {
   readonly #directory: string;
   readonly #mode: HashMode;
   readonly #outboard: BaoTreeOpts | undefined;
+  /** `opts.verifyStored`: the bytes on disk are hashed again at finish. */
+  readonly verifyStored: boolean;
   /** Per upload, a track that has taken exactly the bytes on disk. */
   readonly #tracks = new Map<string, Track>();
 
   constructor(opts: Blake3FileStoreOpts) {
-    const { key, context, outboard, ...storeOpts } = opts;
+    const { key, context, outboard, verifyStored, ...storeOpts } = opts;
     super(storeOpts);
+    if (verifyStored !== undefined && typeof verifyStored !== 'boolean')
+      throw new TypeError(`opts.verifyStored must be a boolean, got ${describe(verifyStored)}`);
+    this.verifyStored = verifyStored ?? false;
     this.#directory = storeOpts.directory;
     this.#mode = key !== undefined ? { key } : context !== undefined ? { context } : {};
     new UploadHasher(this.#mode); // checks key and context now, not at the first upload
@@ -133,12 +144,22 @@ export class Blake3FileStore extends FileStore {
     await super.remove(id);
   }
 
-  /** The BLAKE3 hash of the upload's bytes on disk (`size` of them), from the hash kept while writing. */
+  /**
+   * The BLAKE3 hash of the upload's `size` bytes as received: kept while they were written (bytes
+   * a restarted server did not see are read from disk).
+   */
   async rootOf(id: string, size: number): Promise<Uint8Array> {
     const track = await this.#trackAt(id, size);
     if (!track.encoder) return track.hasher.digest();
     track.finished ??= track.encoder.finalize();
     return track.finished.hash;
+  }
+
+  /** The BLAKE3 hash of the upload's `size` bytes as they are on disk now: one read of all of them. */
+  async storedRootOf(id: string, size: number): Promise<Uint8Array> {
+    const track: Track = { hasher: new UploadHasher(this.#mode) };
+    await this.#readInto(track, id, size);
+    return track.hasher.digest();
   }
 
   /**
@@ -203,7 +224,8 @@ type FinishResponse = { status_code?: number; headers?: Record<string, string | 
 
 /**
  * `onUploadFinish` for @tus/server: the upload is complete only if the request that finished it
- * carried a root equal to the hash of the stored bytes (compared in constant time). Otherwise
+ * carried a root equal to the hash of the bytes received (compared in constant time) and, with
+ * `verifyStored`, the bytes on disk still have that hash. Otherwise
  * the upload is removed and the request fails with status 460 and a message saying why; the
  * computed hash is never disclosed on a mismatch.
  */
@@ -220,6 +242,8 @@ export function verifyBlake3(store: Blake3FileStore): (req: Request, upload: Upl
     const root = await store.rootOf(upload.id, size);
     if (!timingSafeEqual(root, hexToBytes(sent)))
       return refuse('the bytes received do not have the root the client sent');
+    if (store.verifyStored && !timingSafeEqual(await store.storedRootOf(upload.id, size), root))
+      return refuse('the bytes stored are not the bytes received (the file changed on disk)');
     try {
       await store.keepOutboard(upload.id, size, root);
     } catch (e) {
