@@ -19,9 +19,9 @@
 import { bytesToHex, hexToBytes } from '@blake3-web/core';
 import { BaoEncoder, type BaoTreeOpts } from '@blake3-web/stream';
 import { FileStore } from '@tus/file-store';
-import type { Upload } from '@tus/utils';
+import { ERRORS, type Upload } from '@tus/utils';
 import { timingSafeEqual } from 'node:crypto';
-import { open, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import type { HashMode } from './_subtrees.js';
@@ -54,6 +54,15 @@ export type Blake3FileStoreOpts = ConstructorParameters<typeof FileStore>[0] &
 /** What is appended to an upload's id to name its Bao outboard. */
 export const OUTBOARD_SUFFIX = '.obao';
 
+/**
+ * What is appended to an upload's id to name the record that it verified: the root, in hex. The
+ * record makes the upload final: its check is not run again, nor does it expire. (A name that
+ * sorts after `<id>.json`: the configstore lists an upload by the file that follows it.)
+ */
+export const VERIFIED_SUFFIX = '.verified';
+
+const ROOT_HEX = /^[0-9a-f]{64}$/;
+
 /** Leaves of 16 KiB, as bao-tree's default: 64 bytes of outboard per 16 KiB of content. */
 const DEFAULT_OUTBOARD: BaoTreeOpts = { chunkGroupLog: 4 };
 
@@ -85,9 +94,9 @@ export class Blake3FileStore extends FileStore {
 
   constructor(opts: Blake3FileStoreOpts) {
     const { key, context, outboard, verifyStored, ...storeOpts } = opts;
-    super(storeOpts);
     if (verifyStored !== undefined && typeof verifyStored !== 'boolean')
       throw new TypeError(`opts.verifyStored must be a boolean, got ${describe(verifyStored)}`);
+    super(storeOpts);
     this.verifyStored = verifyStored ?? false;
     this.#directory = storeOpts.directory;
     this.#mode = key !== undefined ? { key } : context !== undefined ? { context } : {};
@@ -105,7 +114,34 @@ export class Blake3FileStore extends FileStore {
     return join(this.#directory, `${id}${OUTBOARD_SUFFIX}`);
   }
 
+  /** The root a verified upload verified with, or `undefined` for an upload that has not verified. */
+  async verifiedRoot(id: string): Promise<Uint8Array | undefined> {
+    let text: string;
+    try {
+      text = await readFile(this.#verifiedPath(id), 'latin1');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw e;
+    }
+    const hex = text.trim();
+    if (!ROOT_HEX.test(hex)) throw new Error(`the record that upload ${id} verified is damaged`);
+    return hexToBytes(hex);
+  }
+
   override async write(readable: Readable, id: string, offset: number): Promise<number> {
+    // A verified upload is final: it takes no byte more, and an empty request is not a reason to
+    // hash it again (its hash was dropped once it verified; only a track that would be rebuilt
+    // from disk asks, so a new upload's first request does no I/O before its body is read).
+    if (offset > 0 && !this.#tracks.has(id) && (await this.verifiedRoot(id)) !== undefined) {
+      const none = new Transform({
+        transform(chunk: Uint8Array, _encoding, callback) {
+          if (chunk.length === 0) return callback();
+          callback(new Error(`upload ${id} verified and is final: it takes no more bytes`));
+        },
+      });
+      readable.on('error', (e) => none.destroy(e));
+      return super.write(readable.pipe(none), id, offset);
+    }
     const track = await this.#trackAt(id, offset);
     const { hasher, encoder } = track;
     const before = hasher?.checkpoint();
@@ -141,7 +177,29 @@ export class Blake3FileStore extends FileStore {
   override async remove(id: string): Promise<void> {
     this.#tracks.delete(id);
     await rm(this.outboardPath(id), { force: true });
+    await rm(this.#verifiedPath(id), { force: true });
     await super.remove(id);
+  }
+
+  /**
+   * Removes the uploads past their expiration that have not verified. FileStore's own sweep
+   * judges an upload finished by the offset its configstore recorded at creation, so it would
+   * remove verified uploads too; a verified upload is final.
+   */
+  override async deleteExpired(): Promise<number> {
+    if (!this.configstore.list) throw ERRORS.UNSUPPORTED_EXPIRATION_EXTENSION;
+    const expiration = this.getExpiration();
+    if (expiration <= 0) return 0;
+    let removed = 0;
+    for (const id of await this.configstore.list()) {
+      const info = await this.configstore.get(id);
+      if (!info?.creation_date || info.size === info.offset) continue;
+      if (Date.now() <= new Date(info.creation_date).getTime() + expiration) continue;
+      if ((await this.verifiedRoot(id)) !== undefined) continue;
+      await this.remove(id);
+      removed++;
+    }
+    return removed;
   }
 
   /**
@@ -163,21 +221,25 @@ export class Blake3FileStore extends FileStore {
   }
 
   /**
-   * With `outboard`: writes the outboard of the upload's `size` bytes beside it, after checking
-   * that its Bao hash is `root`, the hash the upload was verified with (otherwise it throws and
-   * writes nothing). The upload is done: what was kept for it while it was written is released.
+   * Records that the upload's `size` bytes verified with `root`, which makes it final. With
+   * `outboard`, first writes the outboard beside it, after checking that its Bao hash is `root`
+   * (otherwise it throws and records nothing). What was kept for the upload while it was written
+   * is released.
    */
-  async keepOutboard(id: string, size: number, root: Uint8Array): Promise<void> {
+  async keepVerified(id: string, size: number, root: Uint8Array): Promise<void> {
     const track = await this.#trackAt(id, size);
     this.#tracks.delete(id);
-    if (track.encoder === undefined) return;
-    const { hash, outboard } = (track.finished ??= track.encoder.finalize());
-    if (hash.length !== root.length || !timingSafeEqual(hash, root))
-      throw new Error(`the Bao outboard built for upload ${id} is not that of its verified bytes`);
-    // Written whole under another name first: a reader never sees half an outboard.
-    const path = this.outboardPath(id);
-    await writeFile(`${path}.part`, outboard);
-    await rename(`${path}.part`, path);
+    if (track.encoder !== undefined) {
+      const { hash, outboard } = (track.finished ??= track.encoder.finalize());
+      if (hash.length !== root.length || !timingSafeEqual(hash, root))
+        throw new Error(`the Bao outboard built for upload ${id} is not that of its verified bytes`);
+      await writeWhole(this.outboardPath(id), outboard);
+    }
+    await writeWhole(this.#verifiedPath(id), `${bytesToHex(root)}\n`);
+  }
+
+  #verifiedPath(id: string): string {
+    return join(this.#directory, `${id}${VERIFIED_SUFFIX}`);
   }
 
   /** A track that has taken nothing, or (the hash mode) resumes from `checkpoint`. */
@@ -220,36 +282,69 @@ export class Blake3FileStore extends FileStore {
   }
 }
 
+/** Writes a file whole under another name first: a reader never sees half of it. */
+async function writeWhole(path: string, data: Uint8Array | string): Promise<void> {
+  await writeFile(`${path}.part`, data);
+  await rename(`${path}.part`, path);
+}
+
 type FinishResponse = { status_code?: number; headers?: Record<string, string | number>; body?: string };
 
 /**
  * `onUploadFinish` for @tus/server: the upload is complete only if the request that finished it
  * carried a root equal to the hash of the bytes received (compared in constant time) and, with
- * `verifyStored`, the bytes on disk still have that hash. Otherwise
- * the upload is removed and the request fails with status 460 and a message saying why; the
- * computed hash is never disclosed on a mismatch.
+ * `verifyStored`, the bytes on disk still have that hash. Otherwise the upload is removed and the
+ * request fails with status 460 and a message saying why; the computed hash is never disclosed on
+ * a mismatch. An upload that verified is final: a later request that reaches its end (an empty
+ * PATCH) is answered from the record of its verification, never checked again nor removed.
  */
 export function verifyBlake3(store: Blake3FileStore): (req: Request, upload: Upload) => Promise<FinishResponse> {
-  return async (req, upload) => {
-    const refuse = async (why: string): Promise<never> => {
-      await store.remove(upload.id);
-      throw { status_code: MISMATCH_STATUS, body: `BLAKE3 verification failed: ${why}; the upload was discarded\n` };
-    };
-    const sent = req.headers.get(ROOT_HEADER);
-    if (sent === null) return refuse(`the request carried no ${ROOT_HEADER} header`);
-    if (!/^[0-9a-f]{64}$/.test(sent)) return refuse(`${ROOT_HEADER} must be 64 lowercase hex digits`);
-    const size = upload.size ?? upload.offset;
-    const root = await store.rootOf(upload.id, size);
-    if (!timingSafeEqual(root, hexToBytes(sent)))
-      return refuse('the bytes received do not have the root the client sent');
-    if (store.verifyStored && !timingSafeEqual(await store.storedRootOf(upload.id, size), root))
-      return refuse('the bytes stored are not the bytes received (the file changed on disk)');
-    try {
-      await store.keepOutboard(upload.id, size, root);
-    } catch (e) {
-      await store.remove(upload.id);
-      throw { status_code: 500, body: `${(e as Error).message}; the upload was discarded\n` };
-    }
-    return { headers: { [VERIFIED_HEADER]: bytesToHex(root) } };
+  // tus unlocks an upload before this hook runs: requests that end the same upload are checked in turn.
+  const pending = new Map<string, Promise<unknown>>();
+  return (req, upload) => {
+    const before = pending.get(upload.id);
+    const verdict = before ? before.then(() => finish(store, req, upload)) : finish(store, req, upload);
+    const settled = verdict.catch(() => undefined);
+    pending.set(upload.id, settled);
+    void settled.then(() => pending.get(upload.id) === settled && pending.delete(upload.id));
+    return verdict;
   };
+}
+
+async function finish(store: Blake3FileStore, req: Request, upload: Upload): Promise<FinishResponse> {
+  const sent = req.headers.get(ROOT_HEADER);
+  const malformed =
+    sent === null
+      ? `the request carried no ${ROOT_HEADER} header`
+      : ROOT_HEX.test(sent)
+        ? undefined
+        : `${ROOT_HEADER} must be 64 lowercase hex digits`;
+  const verified = await store.verifiedRoot(upload.id);
+  if (verified !== undefined) {
+    if (malformed === undefined && timingSafeEqual(verified, hexToBytes(sent!)))
+      return { headers: { [VERIFIED_HEADER]: sent! } };
+    const why = malformed ?? 'the root sent is not the one the upload verified with';
+    throw {
+      status_code: MISMATCH_STATUS,
+      body: `BLAKE3 verification failed: ${why}; the upload verified earlier and is kept as it was\n`,
+    };
+  }
+  const refuse = async (why: string): Promise<never> => {
+    await store.remove(upload.id);
+    throw { status_code: MISMATCH_STATUS, body: `BLAKE3 verification failed: ${why}; the upload was discarded\n` };
+  };
+  if (malformed !== undefined) return refuse(malformed);
+  const size = upload.size ?? upload.offset;
+  const root = await store.rootOf(upload.id, size);
+  if (!timingSafeEqual(root, hexToBytes(sent!)))
+    return refuse('the bytes received do not have the root the client sent');
+  if (store.verifyStored && !timingSafeEqual(await store.storedRootOf(upload.id, size), root))
+    return refuse('the bytes stored are not the bytes received (the file changed on disk)');
+  try {
+    await store.keepVerified(upload.id, size, root);
+  } catch (e) {
+    await store.remove(upload.id);
+    throw { status_code: 500, body: `${(e as Error).message}; the upload was discarded\n` };
+  }
+  return { headers: { [VERIFIED_HEADER]: bytesToHex(root) } };
 }
