@@ -26,6 +26,7 @@ import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import type { HashMode } from './_subtrees.js';
 import { describe } from './_assert.js';
+import { OutboardBuilder } from './_outboard-builder.js';
 import { UploadHasher } from './upload-hasher.js';
 import { ROOT_HEADER } from './tus.js';
 
@@ -72,16 +73,17 @@ export const MISMATCH_STATUS = 460;
 const READ_BYTES = 4 << 20;
 
 /**
- * What the store keeps of an upload while it is written: its hasher or, with `outboard`, its Bao
- * encoder, whose root is the upload's BLAKE3 hash (so each byte is hashed once); and the
- * encoder's result once the root was asked for.
+ * What the store keeps of an upload while it is written: its hasher or, with `outboard`, the
+ * builder of its Bao outboard, whose root is the upload's BLAKE3 hash (so each byte is hashed
+ * once). Either holds a bounded state whatever the upload's size.
  */
-type Track =
-  | { hasher: UploadHasher; encoder?: undefined }
-  | { hasher?: undefined; encoder: BaoEncoder; finished?: { hash: Uint8Array; outboard: Uint8Array } };
+type Track = { hasher: UploadHasher; outboard?: undefined } | { hasher?: undefined; outboard: OutboardBuilder };
 
 /** Bytes the track has taken. */
-const taken = (track: Track): number => track.encoder?.length ?? track.hasher!.offset;
+const taken = (track: Track): number => track.outboard?.length ?? track.hasher!.offset;
+
+/** What is appended to an upload's id to name the file of its Bao tree's parents while it is written. */
+const PARENTS_SUFFIX = '.obao.post';
 
 export class Blake3FileStore extends FileStore {
   readonly #directory: string;
@@ -143,14 +145,27 @@ export class Blake3FileStore extends FileStore {
       return super.write(readable.pipe(none), id, offset);
     }
     const track = await this.#trackAt(id, offset);
-    const { hasher, encoder } = track;
-    const before = hasher?.checkpoint();
+    const { hasher, outboard } = track;
+    // Goes back to before this write: the hasher resumes from its checkpoint, the outboard rewinds
+    // to its last leaf boundary (its parents past it are written over).
+    let goBack: () => void;
+    if (hasher) {
+      const checkpoint = hasher.checkpoint();
+      goBack = () => this.#tracks.set(id, { hasher: new UploadHasher({ ...this.#mode, checkpoint }) });
+    } else {
+      const checkpoint = outboard.checkpoint();
+      goBack = () => outboard.rewind(checkpoint);
+    }
     const tee = new Transform({
       transform(chunk: Uint8Array, _encoding, callback) {
         try {
-          if (hasher) hasher.write(hasher.offset, chunk);
-          else encoder.update(chunk);
-          callback(null, chunk);
+          if (hasher) {
+            hasher.write(hasher.offset, chunk);
+            return callback(null, chunk);
+          }
+          outboard.update(chunk);
+          if (!outboard.shouldFlush) return callback(null, chunk);
+          outboard.flush().then(() => callback(null, chunk), callback);
         } catch (e) {
           callback(e as Error);
         }
@@ -162,14 +177,18 @@ export class Blake3FileStore extends FileStore {
       written = await super.write(readable.pipe(tee), id, offset);
       return written;
     } finally {
-      // The hash must cover exactly the bytes on disk: bytes that passed the tee but were not
-      // written (a dropped connection) are taken back by resuming from before this write. The
-      // encoder cannot go back: it is built again from the file.
-      const onDisk = written ?? (await stat(join(this.#directory, id))).size;
-      if (taken(track) !== onDisk) {
-        const resumed = this.#track(before);
-        this.#tracks.set(id, resumed);
-        await this.#readInto(resumed, id, onDisk);
+      if (this.#tracks.get(id) !== track) {
+        // Removed meanwhile: a flush of this write may have made its file of parents again.
+        await outboard?.discard();
+      } else {
+        // The hash must cover exactly the bytes on disk: bytes that passed the tee but were not
+        // written (a dropped connection) are taken back by going back to before this write.
+        const onDisk = written ?? (await stat(join(this.#directory, id))).size;
+        if (taken(track) !== onDisk) {
+          goBack();
+          await this.#readInto(this.#tracks.get(id)!, id, onDisk);
+        }
+        await outboard?.flush();
       }
     }
   }
@@ -177,6 +196,7 @@ export class Blake3FileStore extends FileStore {
   override async remove(id: string): Promise<void> {
     this.#tracks.delete(id);
     await rm(this.outboardPath(id), { force: true });
+    await rm(join(this.#directory, `${id}${PARENTS_SUFFIX}`), { force: true });
     await rm(this.#verifiedPath(id), { force: true });
     await super.remove(id);
   }
@@ -208,16 +228,14 @@ export class Blake3FileStore extends FileStore {
    */
   async rootOf(id: string, size: number): Promise<Uint8Array> {
     const track = await this.#trackAt(id, size);
-    if (!track.encoder) return track.hasher.digest();
-    track.finished ??= track.encoder.finalize();
-    return track.finished.hash;
+    return track.outboard ? track.outboard.root() : track.hasher.digest();
   }
 
   /** The BLAKE3 hash of the upload's `size` bytes as they are on disk now: one read of all of them. */
   async storedRootOf(id: string, size: number): Promise<Uint8Array> {
-    const track: Track = { hasher: new UploadHasher(this.#mode) };
-    await this.#readInto(track, id, size);
-    return track.hasher.digest();
+    const hasher = new UploadHasher(this.#mode);
+    await this.#readInto({ hasher }, id, size);
+    return hasher.digest();
   }
 
   /**
@@ -229,11 +247,13 @@ export class Blake3FileStore extends FileStore {
   async keepVerified(id: string, size: number, root: Uint8Array): Promise<void> {
     const track = await this.#trackAt(id, size);
     this.#tracks.delete(id);
-    if (track.encoder !== undefined) {
-      const { hash, outboard } = (track.finished ??= track.encoder.finalize());
-      if (hash.length !== root.length || !timingSafeEqual(hash, root))
+    if (track.outboard !== undefined) {
+      const hash = track.outboard.root();
+      if (!timingSafeEqual(hash, root)) {
+        await track.outboard.discard();
         throw new Error(`the Bao outboard built for upload ${id} is not that of its verified bytes`);
-      await writeWhole(this.outboardPath(id), outboard);
+      }
+      await track.outboard.writeOutboard(this.outboardPath(id));
     }
     await writeWhole(this.#verifiedPath(id), `${bytesToHex(root)}\n`);
   }
@@ -242,27 +262,28 @@ export class Blake3FileStore extends FileStore {
     return join(this.#directory, `${id}${VERIFIED_SUFFIX}`);
   }
 
-  /** A track that has taken nothing, or (the hash mode) resumes from `checkpoint`. */
-  #track(checkpoint?: ReturnType<UploadHasher['checkpoint']>): Track {
-    if (this.#outboard) return { encoder: new BaoEncoder(this.#outboard) };
-    return { hasher: new UploadHasher(checkpoint ? { ...this.#mode, checkpoint } : this.#mode) };
+  /** A track of the upload that has taken nothing. */
+  #track(id: string): Track {
+    if (!this.#outboard) return { hasher: new UploadHasher(this.#mode) };
+    return {
+      outboard: new OutboardBuilder(join(this.#directory, `${id}${PARENTS_SUFFIX}`), this.#outboard.chunkGroupLog ?? 0),
+    };
   }
 
   /** A track that has taken exactly `offset` bytes; bytes it lacks (a restarted server) are read from disk. */
   async #trackAt(id: string, offset: number): Promise<Track> {
     let track = this.#tracks.get(id);
-    // A finished encoder takes no more bytes: one asked for another length starts again.
-    if (track === undefined || taken(track) > offset || (track.encoder && track.finished && taken(track) !== offset)) {
-      track = this.#track();
+    if (track === undefined || taken(track) > offset) {
+      track = this.#track(id);
       this.#tracks.set(id, track);
     }
     await this.#readInto(track, id, offset);
     return track;
   }
 
-  /** Reads the file up to `end` into the track: from where the encoder stops, or else the hasher. */
+  /** Reads the file up to `end` into the track, from where it stops. */
   async #readInto(track: Track, id: string, end: number): Promise<void> {
-    const { hasher, encoder } = track;
+    const { hasher, outboard } = track;
     let at = taken(track);
     if (at >= end) return;
     const file = await open(join(this.#directory, id), 'r');
@@ -272,13 +293,17 @@ export class Blake3FileStore extends FileStore {
         const { bytesRead } = await file.read(buffer, 0, Math.min(READ_BYTES, end - at), at);
         if (bytesRead === 0) throw new Error(`upload ${id} has ${at} bytes on disk, expected ${end}`);
         const bytes = buffer.subarray(0, bytesRead);
-        if (encoder) encoder.update(bytes);
-        else hasher.write(at, bytes);
+        if (hasher) hasher.write(at, bytes);
+        else {
+          outboard.update(bytes);
+          if (outboard.shouldFlush) await outboard.flush();
+        }
         at += bytesRead;
       }
     } finally {
       await file.close();
     }
+    await outboard?.flush();
   }
 }
 
