@@ -204,11 +204,16 @@ export class OutboardBuilder {
       const pairs = Math.floor(run.length / PARENT_LEN);
       if (run.length % PARENT_LEN !== 0) kept.push({ cv: run.slice(run.length - CV_LEN), level });
       if (pairs === 0) break;
+      // Each pair of neighbours is a parent node already; copied a word at a time (every array
+      // here is a whole ArrayBuffer of its own, so word-aligned): a view per node cost more
+      // than the merges at 1 KiB leaves.
+      const from = new Uint32Array(run.buffer, run.byteOffset, run.length >> 2);
+      const to = new Uint32Array(made.buffer);
       for (let p = 0; p < pairs; p++) {
         // The parent of leaves [a, m): made by leaf m - 1, its level-th merge.
         const m = (start + 2 * p + 2) * 2 ** level;
-        const index = m - 1 - popcount(m - 1) + level;
-        made.set(run.subarray(p * PARENT_LEN, (p + 1) * PARENT_LEN), (index - firstParent) * PARENT_LEN);
+        const o = (m - 1 - popcount(m - 1) + level - firstParent) * (PARENT_LEN >> 2);
+        for (let w = 0, f = p * (PARENT_LEN >> 2); w < PARENT_LEN >> 2; w++) to[o + w] = from[f + w];
       }
       run = parentCvs(run.subarray(0, pairs * PARENT_LEN));
       start /= 2;
@@ -273,10 +278,15 @@ function largestPowerOfTwoBelow(n: number): number {
   return p;
 }
 
+/** Set bits of an integer below 2^53. */
 function popcount(n: number): number {
-  let bits = 0;
-  for (; n > 0; n = Math.floor(n / 2)) bits += n % 2;
-  return bits;
+  return popcount32(n >>> 0) + (n >= 2 ** 32 ? popcount32(Math.floor(n / 2 ** 32)) : 0);
+}
+
+function popcount32(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
 }
 
 function concat(parts: readonly Uint8Array[], length: number): Uint8Array {

@@ -16,7 +16,7 @@
  * ```
  * @module
  */
-import { bytesToHex, hexToBytes } from '@blake3-web/core';
+import { blake3, bytesToHex, hexToBytes } from '@blake3-web/core';
 import { BaoEncoder, type BaoTreeOpts } from '@blake3-web/stream';
 import { FileStore } from '@tus/file-store';
 import { ERRORS, type Upload } from '@tus/utils';
@@ -233,8 +233,10 @@ export class Blake3FileStore extends FileStore {
 
   /** The BLAKE3 hash of the upload's `size` bytes as they are on disk now: one read of all of them. */
   async storedRootOf(id: string, size: number): Promise<Uint8Array> {
-    const hasher = new UploadHasher(this.#mode);
-    await this.#readInto({ hasher }, id, size);
+    // The core's hasher: no checkpoints are needed here (1.6x the upload hasher's speed in 4 MiB
+    // pieces, same process).
+    const hasher = blake3.create(this.#mode);
+    await this.#read(id, 0, size, (bytes) => hasher.update(bytes));
     return hasher.digest();
   }
 
@@ -284,26 +286,31 @@ export class Blake3FileStore extends FileStore {
   /** Reads the file up to `end` into the track, from where it stops. */
   async #readInto(track: Track, id: string, end: number): Promise<void> {
     const { hasher, outboard } = track;
-    let at = taken(track);
-    if (at >= end) return;
+    await this.#read(id, taken(track), end, async (bytes, at) => {
+      if (hasher) hasher.write(at, bytes);
+      else {
+        outboard.update(bytes);
+        if (outboard.shouldFlush) await outboard.flush();
+      }
+    });
+    await outboard?.flush();
+  }
+
+  /** Reads the upload's bytes from `start` to `end` and hands them to `take`, a piece at a time. */
+  async #read(id: string, start: number, end: number, take: (bytes: Uint8Array, at: number) => unknown): Promise<void> {
+    if (start >= end) return;
     const file = await open(join(this.#directory, id), 'r');
     try {
       const buffer = new Uint8Array(READ_BYTES);
-      while (at < end) {
+      for (let at = start; at < end;) {
         const { bytesRead } = await file.read(buffer, 0, Math.min(READ_BYTES, end - at), at);
         if (bytesRead === 0) throw new Error(`upload ${id} has ${at} bytes on disk, expected ${end}`);
-        const bytes = buffer.subarray(0, bytesRead);
-        if (hasher) hasher.write(at, bytes);
-        else {
-          outboard.update(bytes);
-          if (outboard.shouldFlush) await outboard.flush();
-        }
+        await take(buffer.subarray(0, bytesRead), at);
         at += bytesRead;
       }
     } finally {
       await file.close();
     }
-    await outboard?.flush();
   }
 }
 
