@@ -43,6 +43,15 @@ export class OutboardBuilder {
   #queuedBytes = 0;
   /** Bytes of this tree's parents in the file: where the next ones go. */
   #flushed = 0;
+  /**
+   * The appends, one after another: one made before a rewind cannot land after those made
+   * since. A failed one leaves parents missing from the file: until a rewind to before them,
+   * `failed` holds its error and the tree refuses to go on.
+   */
+  #appending: Promise<void> = Promise.resolve();
+  #failed: { error: unknown } | undefined;
+  /** Counts rewinds: an append made before the last one that fails does not matter any more. */
+  #rewinds = 0;
 
   /** Starts a tree over no bytes; `parentsPath` is the file its parents go to (emptied). */
   constructor(parentsPath: string, chunkGroupLog: number) {
@@ -54,6 +63,11 @@ export class OutboardBuilder {
   /** Content bytes taken. */
   get length(): number {
     return this.#leaves * this.#leafBytes + this.#leafFill;
+  }
+
+  /** Whether an append to the file failed since the last rewind (the file lacks parents). */
+  get failed(): boolean {
+    return this.#failed !== undefined;
   }
 
   /** Whether enough parents wait to be appended to the file (`flush`). */
@@ -85,27 +99,29 @@ export class OutboardBuilder {
     }
   }
 
-  /** Appends the parents made so far to the file. */
+  /** Appends the parents made so far to the file, after the appends before. */
   async flush(): Promise<void> {
-    if (this.#queuedBytes === 0) return;
-    const parents = this.#queued.length === 1 ? this.#queued[0] : concat(this.#queued, this.#queuedBytes);
-    const at = this.#flushed;
-    this.#queued = [];
-    this.#queuedBytes = 0;
-    this.#flushed += parents.length;
-    // A new tree empties a file left by an earlier one (a restarted server); after a rewind the
-    // parents past the checkpoint are written over, and nothing past the tree's parents is read.
-    const file = await open(this.#parentsPath, at === 0 ? 'w' : 'r+');
-    try {
-      await file.write(parents, 0, parents.length, at);
-    } finally {
-      await file.close();
+    if (this.#queuedBytes > 0) {
+      const parents = this.#queued.length === 1 ? this.#queued[0] : concat(this.#queued, this.#queuedBytes);
+      const at = this.#flushed;
+      this.#queued = [];
+      this.#queuedBytes = 0;
+      this.#flushed += parents.length;
+      const rewinds = this.#rewinds;
+      this.#appending = this.#appending.then(() =>
+        append(this.#parentsPath, parents, at).catch((error: unknown) => {
+          if (rewinds === this.#rewinds) this.#failed ??= { error };
+        }),
+      );
     }
+    await this.#appending;
+    if (this.#failed) throw this.#failed.error;
   }
 
   /** The state to go back to if the bytes that follow are not kept; taken with every parent flushed. */
   checkpoint(): OutboardCheckpoint {
-    if (this.#queuedBytes > 0) throw new Error('OutboardBuilder.checkpoint with parents not flushed');
+    if (this.#queuedBytes > 0 || this.#failed)
+      throw new Error('OutboardBuilder.checkpoint with parents not in the file');
     return { leaves: this.#leaves, stack: this.#stack.slice() };
   }
 
@@ -119,6 +135,8 @@ export class OutboardBuilder {
     this.#leafFill = 0;
     this.#queued = [];
     this.#queuedBytes = 0;
+    this.#failed = undefined;
+    this.#rewinds++;
     // One parent per merge: every leaf but those the stack's subtrees stand for.
     this.#flushed = (checkpoint.leaves - checkpoint.stack.length) * PARENT_LEN;
   }
@@ -221,6 +239,20 @@ export class OutboardBuilder {
     for (let k = kept.length - 1; k >= 0; k--) this.#stack.push(kept[k]);
     this.#leaves = after;
     if (made.length > 0) this.#queue(made);
+  }
+}
+
+/**
+ * Writes `parents` into the file at `path` from byte `at`. A new tree empties a file left by an
+ * earlier one (a restarted server); after a rewind the parents past the checkpoint are written
+ * over, and nothing past the tree's parents is read.
+ */
+async function append(path: string, parents: Uint8Array, at: number): Promise<void> {
+  const file = await open(path, at === 0 ? 'w' : 'r+');
+  try {
+    await file.write(parents, 0, parents.length, at);
+  } finally {
+    await file.close();
   }
 }
 

@@ -2,8 +2,9 @@
  * The server side, for @tus/server 2 with @tus/file-store: a FileStore that hashes each upload
  * as its bytes are written (no second read of the file), and an `onUploadFinish` hook that
  * refuses the upload unless the root the client sent in the `Upload-Blake3` header equals the
- * hash of the bytes received (with `verifyStored`, also of the bytes read back from disk). A missing or malformed root is refused too; a refused upload is
- * removed, so it is never reported or kept as complete. With `outboard`, the same pass builds the
+ * hash of the bytes received (with `verifyStored`, also of the bytes read back from disk). A
+ * missing or malformed root is refused too; a refused upload is removed, so it is never reported
+ * or kept as complete, and a verified one is final. With `outboard`, the same pass builds the
  * upload's Bao outboard, kept beside it as `<id>.obao` once it verified, to serve verified byte
  * ranges of it (`baoRangeHandler`, `baoOutboardSlice`) without hashing it again.
  *
@@ -116,7 +117,11 @@ export class Blake3FileStore extends FileStore {
     return join(this.#directory, `${id}${OUTBOARD_SUFFIX}`);
   }
 
-  /** The root a verified upload verified with, or `undefined` for an upload that has not verified. */
+  /**
+   * The root a verified upload verified with, or `undefined` for an upload that has not verified.
+   * A verified upload needs no track: one made since (an empty request at offset 0, to an empty
+   * upload) is dropped.
+   */
   async verifiedRoot(id: string): Promise<Uint8Array | undefined> {
     let text: string;
     try {
@@ -125,6 +130,7 @@ export class Blake3FileStore extends FileStore {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw e;
     }
+    this.#tracks.delete(id);
     const hex = text.trim();
     if (!ROOT_HEX.test(hex)) throw new Error(`the record that upload ${id} verified is damaged`);
     return hexToBytes(hex);
@@ -183,8 +189,9 @@ export class Blake3FileStore extends FileStore {
       } else {
         // The hash must cover exactly the bytes on disk: bytes that passed the tee but were not
         // written (a dropped connection) are taken back by going back to before this write.
+        // An outboard whose file lost parents (a failed append) goes back too.
         const onDisk = written ?? (await stat(join(this.#directory, id))).size;
-        if (taken(track) !== onDisk) {
+        if (taken(track) !== onDisk || outboard?.failed) {
           goBack();
           await this.#readInto(this.#tracks.get(id)!, id, onDisk);
         }
@@ -275,7 +282,7 @@ export class Blake3FileStore extends FileStore {
   /** A track that has taken exactly `offset` bytes; bytes it lacks (a restarted server) are read from disk. */
   async #trackAt(id: string, offset: number): Promise<Track> {
     let track = this.#tracks.get(id);
-    if (track === undefined || taken(track) > offset) {
+    if (track === undefined || taken(track) > offset || track.outboard?.failed) {
       track = this.#track(id);
       this.#tracks.set(id, track);
     }

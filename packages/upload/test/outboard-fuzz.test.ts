@@ -13,7 +13,7 @@ import { Random, testSeed } from '@blake3-web/testkit';
 import { Upload } from '@tus/utils';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -191,4 +191,27 @@ it(`the store's outboard builder alone equals bao ${BAO_VERSION} over appends, r
     rmSync(dir, { recursive: true, force: true });
   }
   assert.ok(cases >= 8, `seed ${seed}: ${cases} cases`);
+});
+
+it('a failed append of parents is never part of an outboard: the request fails and the tree is built again', async () => {
+  const dir = mkdtempSync(join(root, 'f'));
+  const data = rng.bytes(3 << 20);
+  const store = new Blake3FileStore({ directory: dir, outboard: { chunkGroupLog: 0 } });
+  await store.create(new Upload({ id: 'u', size: data.length, offset: 0 }));
+  assert.equal(await store.write(body(data.subarray(0, 1 << 20), false), 'u', 0), 1 << 20);
+  // The parents file cannot be written: a directory stands in its place.
+  rmSync(join(dir, 'u.obao.post'));
+  mkdirSync(join(dir, 'u.obao.post'));
+  await assert.rejects(store.write(body(data.subarray(1 << 20, 2 << 20), false), 'u', 1 << 20));
+  rmSync(join(dir, 'u.obao.post'), { recursive: true });
+  const { offset } = await store.getUpload('u');
+  assert.equal(await store.write(body(data.subarray(offset), false), 'u', offset), data.length);
+  const content = new Uint8Array(readFileSync(join(dir, 'u')));
+  const reference = new BaoEncoder({ chunkGroupLog: 0 }).update(content).finalize();
+  const request = new Request('http://127.0.0.1/files/u', {
+    method: 'PATCH',
+    headers: { [ROOT_HEADER]: bytesToHex(reference.hash) },
+  });
+  await verifyBlake3(store)(request, await store.getUpload('u'));
+  assert.deepEqual(new Uint8Array(readFileSync(store.outboardPath('u'))), reference.outboard);
 });
