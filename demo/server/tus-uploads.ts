@@ -1,9 +1,15 @@
 // The demo's tus server at /files/, mounted in Vite's dev and preview servers (127.0.0.1): the
-// verifying store from @blake3-web/upload on a directory under the system's temp dir. An upload
-// created with the metadata `tamper: 1` has one byte flipped as it arrives, so its verdict fails.
+// verifying store from @blake3-web/upload on a directory under the system's temp dir, with
+// `verifyStored` on, so the bytes on disk are checked again when an upload finishes. Two faults
+// for the page's refusals, chosen by the upload's metadata: `tamper: 1` flips one byte as it
+// arrives (the client's root is not that of the bytes received); `tamper: stored` flips a byte
+// of the file on disk after the first request that leaves the upload unfinished (the bytes
+// received match the root, the bytes stored do not: only `verifyStored` sees it; the file must
+// be larger than one request).
 import { Blake3FileStore, ROOT_HEADER, VERIFIED_HEADER, verifyBlake3 } from '@blake3-web/upload/tus-server';
 import { Server } from '@tus/server';
 import { mkdirSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,9 +18,36 @@ import { Transform, type Readable } from 'node:stream';
 export const UPLOAD_PATH = '/files';
 
 class TamperingStore extends Blake3FileStore {
+  readonly #directory: string;
+  /** Uploads whose file on disk was changed already (once each). */
+  readonly #changedOnDisk = new Set<string>();
+
+  constructor(directory: string) {
+    super({ directory, verifyStored: true });
+    this.#directory = directory;
+  }
+
   override async write(readable: Readable, id: string, offset: number): Promise<number> {
     const { metadata, size } = await this.getUpload(id);
-    if (metadata?.tamper !== '1' || size === undefined) return super.write(readable, id, offset);
+    if (size === undefined || (metadata?.tamper !== '1' && metadata?.tamper !== 'stored'))
+      return super.write(readable, id, offset);
+    if (metadata.tamper === 'stored') {
+      const end = await super.write(readable, id, offset);
+      if (end < size && end > 0 && !this.#changedOnDisk.has(id)) {
+        this.#changedOnDisk.add(id);
+        const file = await open(join(this.#directory, id), 'r+');
+        try {
+          const at = Math.floor(end / 2);
+          const byte = new Uint8Array(1);
+          await file.read(byte, 0, 1, at);
+          byte[0] ^= 1;
+          await file.write(byte, 0, 1, at);
+        } finally {
+          await file.close();
+        }
+      }
+      return end;
+    }
     const target = Math.floor(size / 2);
     let at = offset;
     const flip = new Transform({
@@ -28,11 +61,16 @@ class TamperingStore extends Blake3FileStore {
     readable.on('error', (e) => flip.destroy(e));
     return super.write(readable.pipe(flip), id, offset);
   }
+
+  override async remove(id: string): Promise<void> {
+    this.#changedOnDisk.delete(id);
+    await super.remove(id);
+  }
 }
 
 export function createTusUploads(directory = join(tmpdir(), 'blake3-web-demo-uploads')) {
   mkdirSync(directory, { recursive: true });
-  const datastore = new TamperingStore({ directory });
+  const datastore = new TamperingStore(directory);
   const server = new Server({
     path: UPLOAD_PATH,
     datastore,
