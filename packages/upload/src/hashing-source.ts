@@ -142,18 +142,24 @@ export class HashingSource {
   async resume(url: string, length: number | undefined): Promise<boolean> {
     if (this.#abandoned.has(url)) return false;
     if (url === this.#url) return true; // a request of this upload retried
-    this.#url = url;
-    this.#resumed = true;
-    this.#saved = 0;
     if (length !== undefined && length !== this.size)
       return this.#abandon(url, `the upload at ${url} is ${length} bytes long, this file ${this.size}`);
     const expected = await this.#savedState(url);
-    if (expected === undefined || expected.offset < this.#hasher.offset) return true;
-    await this.#hasher.expect(expected);
-    await this.#hashTo(expected.offset);
-    await Promise.all(this.#backlog);
-    if (this.#failure !== undefined) throw this.#failure;
-    if (this.#hasher.confirmed === true) return true;
+    let matches = true;
+    if (expected !== undefined && expected.offset >= this.#hasher.offset) {
+      await this.#hasher.expect(expected);
+      await this.#hashTo(expected.offset);
+      await Promise.all(this.#backlog);
+      if (this.#failure !== undefined) throw this.#failure;
+      matches = this.#hasher.confirmed === true;
+    }
+    if (matches || expected === undefined) {
+      // Known as this upload only now: a check cut short is made again when tus retries.
+      this.#url = url;
+      this.#resumed = true;
+      this.#saved = 0;
+      return true;
+    }
     return this.#abandon(
       url,
       `the first ${expected.offset} bytes of this file are not those sent to the upload at ${url}: it is another file's`,

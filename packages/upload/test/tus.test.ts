@@ -192,6 +192,25 @@ for (const readInWorker of [false, true])
       assert.equal(store.map.size, 0, "the other file's checkpoint is deleted with its upload left behind");
     });
 
+    it('an upload of another length is left for a fresh one, without reading the file for it', async () => {
+      const first = await runUpload(server.endpoint, { checkpoints: null }, {}, 5 * CHUNK + 100).done;
+      const shorter = new File([data.subarray(0, SIZE - 5000)], 'data.bin', { lastModified: 1 });
+      const { seen, onDiscard } = discards();
+      const { b3, done } = runUpload(
+        server.endpoint,
+        { checkpoints: null, onDiscard },
+        { uploadUrl: first.url! },
+        undefined,
+        shorter,
+      );
+      const out = await done;
+      assert.equal(out.error, undefined);
+      assert.equal(out.verified, oracle([{ data: data.subarray(0, SIZE - 5000), length: 32 }])[0]);
+      assert.notEqual(out.url, first.url);
+      assert.deepEqual(seen(), [['other-file', first.url, true]]);
+      assert.equal(b3.bytesRead, SIZE - 5000);
+    });
+
     it('another file of the same metadata without checkpoints: the server refuses the resume (460), a fresh upload ends verified', async () => {
       const first = await runUpload(server.endpoint, { checkpoints: null }, {}, 5 * CHUNK + 100).done;
       const { seen, onDiscard } = discards();
