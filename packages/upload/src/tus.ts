@@ -102,7 +102,7 @@ export type Blake3Tus = {
     onAfterResponse(req: TusRequest, res: TusResponse): Promise<void>;
     onShouldRetry(err: Error, retryAttempt: number, options: unknown, tusDefault?: unknown): boolean;
   };
-  /** Bytes read from the File so far: each byte once, plus the gap re-read after a resume. */
+  /** Bytes read from the File so far: each byte once, plus the part the server holds, read again after a resume. */
   readonly bytesRead: number;
   /** The root, once the last slice has been hashed. */
   readonly root: Promise<Uint8Array>;

@@ -314,3 +314,11 @@ for (const readInWorker of [false, true])
       );
     });
   });
+
+it('refuses hooks that are not functions, naming them', () => {
+  for (const hook of ['onDiscard', 'onShouldRetry', 'onBeforeRequest', 'onAfterResponse'])
+    assert.throws(() => blake3Tus({ createWorker, [hook]: 'yes' }), {
+      name: 'TypeError',
+      message: new RegExp(`^opts\\.${hook} must be a function, got `),
+    });
+});
