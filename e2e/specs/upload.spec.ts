@@ -12,7 +12,11 @@ import { expect, test } from '../fixtures/test.ts';
 const MiB = 1024 * 1024;
 const LARGE = { size: 64 * MiB + 4321, chunkSize: 8 * MiB };
 const SMALL = { size: 20 * MiB + 4321, chunkSize: 4 * MiB };
-const [LARGE_ROOT, SMALL_ROOT] = oracle([LARGE, SMALL].map(({ size }) => ({ data: paint(size), length: 32 })));
+/** Another file of the same name, size, type and date: the painted bytes, the first 64 KiB XOR 0x5a. */
+const otherBytes = paint(SMALL.size).map((b, i) => (i < 65536 ? b ^ 0x5a : b));
+const [LARGE_ROOT, SMALL_ROOT, OTHER_ROOT] = oracle(
+  [paint(LARGE.size), paint(SMALL.size), otherBytes].map((data) => ({ data, length: 32 })),
+);
 
 async function openUploadPage(page: EnginePage): Promise<void> {
   await page.goto('/e2e/pages/upload.html');
@@ -21,8 +25,19 @@ async function openUploadPage(page: EnginePage): Promise<void> {
   if (error !== null) throw new Error(`@blake3-web/upload failed to load in ${page.engine}: ${error}`);
 }
 
-function upload(page: EnginePage, server: TusTestServer, name: string, file = SMALL): Promise<UploadOutcome> {
-  return page.evaluate((opts) => globalThis.blake3Upload!.run(opts), { endpoint: server.endpoint, name, ...file });
+function upload(
+  page: EnginePage,
+  server: TusTestServer,
+  name: string,
+  file = SMALL,
+  other = false,
+): Promise<UploadOutcome> {
+  return page.evaluate((opts) => globalThis.blake3Upload!.run(opts), {
+    endpoint: server.endpoint,
+    name,
+    ...file,
+    other,
+  });
 }
 
 /**
@@ -70,7 +85,7 @@ test.describe('upload while hashing, verified by the server', () => {
     expect(out.bytesRead).toBe(LARGE.size);
   });
 
-  test('a reload mid-upload resumes from the saved checkpoint, and the root still equals the reference', async ({
+  test('a reload mid-upload resumes the same upload, checked against its checkpoint, and the root equals the reference', async ({
     enginePage,
   }, info) => {
     const name = `reload-${info.project.name}.bin`;
@@ -81,8 +96,25 @@ test.describe('upload while hashing, verified by the server', () => {
     const out = await upload(enginePage, server, name);
     expect(out).toMatchObject({ ok: true, verified: SMALL_ROOT });
     expect(await enginePage.evaluate(() => globalThis.blake3Upload!.state.resumed)).toBe(true);
-    // Only the bytes after the checkpoint were read after the reload, not the whole file again.
-    expect(out.bytesRead).toBe(SMALL.size - saved[0].offset);
+    // The file is read once after the reload: up to the checkpoint to check it, to the server's
+    // offset to hash what the server holds, and the rest as it is sent.
+    expect(out.bytesRead).toBe(SMALL.size);
+    expect(out.discards).toEqual([]);
+    expect(await enginePage.evaluate(() => globalThis.blake3Upload!.savedCheckpoints())).toEqual([]);
+  });
+
+  test("another file of the same name, size, type and date after a reload: the other file's upload is left, a fresh one ends verified with this file's root", async ({
+    enginePage,
+  }, info) => {
+    const name = `other-${info.project.name}.bin`;
+    await uploadThenReload(enginePage, server, name, 9 * MiB, 8 * MiB - 1024);
+    const out = await upload(enginePage, server, name, SMALL, true);
+    expect(out).toMatchObject({
+      ok: true,
+      verified: OTHER_ROOT,
+      discards: [{ reason: 'other-file', fresh: true }],
+    });
+    expect(await enginePage.evaluate(() => globalThis.blake3Upload!.state.resumed)).toBe(true);
     expect(await enginePage.evaluate(() => globalThis.blake3Upload!.savedCheckpoints())).toEqual([]);
   });
 
@@ -93,12 +125,14 @@ test.describe('upload while hashing, verified by the server', () => {
     expect(out.body).toMatch(/do not have the root the client sent/);
   });
 
-  test('a corrupt saved checkpoint is refused, not resumed', async ({ enginePage }, info) => {
+  test('a corrupt saved checkpoint is deleted and said so, and the upload goes on to be verified', async ({
+    enginePage,
+  }, info) => {
     const name = `corrupt-${info.project.name}.bin`;
     await uploadThenReload(enginePage, server, name, 5 * MiB, 1);
     await enginePage.evaluate(() => globalThis.blake3Upload!.corruptCheckpoints());
     const out = await upload(enginePage, server, name);
-    expect(out.ok).toBe(false);
-    expect(out.error).toMatch(/^CheckpointError: checkpoint refused: the checksum does not match/);
+    expect(out).toMatchObject({ ok: true, verified: SMALL_ROOT, discards: [{ reason: 'corrupt', fresh: false }] });
+    expect(await enginePage.evaluate(() => globalThis.blake3Upload!.savedCheckpoints())).toEqual([]);
   });
 });

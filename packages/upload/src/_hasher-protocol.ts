@@ -1,13 +1,14 @@
 // What the page and the hashing worker say to each other through comlink: types and one string,
 // so both sides import it without pulling in the other's code.
-import type { Checkpoint } from './checkpoint.js';
+import type { Checkpoint, CheckpointState } from './checkpoint.js';
 import type { UploadHasherOpts } from './upload-hasher.js';
 
 /**
- * The hasher's state after a call: the offset taken and the checkpoint at or below it. Every
- * answer carries it, so saving checkpoints costs no message of its own.
+ * The hasher's state after a call: the offset taken, the checkpoint at or below it, and the
+ * outcome of `expect` (UploadHasher.confirmed). Every answer carries it, so saving checkpoints
+ * costs no message of its own.
  */
-export type HasherState = { offset: number; checkpoint: Checkpoint };
+export type HasherState = { offset: number; checkpoint: Checkpoint; confirmed: boolean | undefined };
 
 /**
  * What the hashing worker posts once it serves calls: the proof that its script loaded and ran,
@@ -19,6 +20,8 @@ export const HASHER_READY = 'blake3-web/upload: hasher ready';
 export interface HasherWorkerApi {
   /** Starts a new hasher (replacing any other), resuming from opts.checkpoint if given. */
   open(opts: UploadHasherOpts): Promise<HasherState>;
+  /** UploadHasher.expect. */
+  expect(state: CheckpointState): Promise<HasherState>;
   /** UploadHasher.write. */
   write(offset: number, bytes: Uint8Array): Promise<HasherState>;
   /** Reads the Blob (a slice of the file) and writes its bytes at `offset`. */

@@ -69,6 +69,13 @@ export function makeCheckpoint(upload: string, mode: string, offset: number, sta
   return { ...fields, check: checksumOf(fields) };
 }
 
+/** The same state, named for another upload (the tus adapter learns an upload's URL after its hasher started). */
+export function checkpointFor(checkpoint: Checkpoint, upload: string): Checkpoint {
+  const { check: _, ...fields } = checkpoint;
+  const named = { ...fields, upload };
+  return { ...named, check: checksumOf(named) };
+}
+
 /** Bytes hashed and the chaining values of a checkpoint that passed every check. */
 export type CheckpointState = { readonly offset: number; readonly stack: Uint8Array[] };
 

@@ -15,6 +15,7 @@ export {
   blake3Tus,
   ROOT_HEADER,
   type Blake3Tus,
+  type Blake3TusDiscard,
   type Blake3TusOpts,
   type TusFileSource,
   type TusRequest,

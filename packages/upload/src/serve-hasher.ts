@@ -10,7 +10,11 @@ import type { HasherState, HasherWorkerApi } from './_hasher-protocol.js';
 import { describe } from './_assert.js';
 import { UploadHasher } from './upload-hasher.js';
 
-const state = (h: UploadHasher): HasherState => ({ offset: h.offset, checkpoint: h.checkpoint() });
+const state = (h: UploadHasher): HasherState => ({
+  offset: h.offset,
+  checkpoint: h.checkpoint(),
+  confirmed: h.confirmed,
+});
 
 /** Serves one UploadHasher on `endpoint`; `stallMs` bounds each wait for bytes of the file. */
 export function serveHasher(endpoint: Endpoint, stallMs = STALL_MS): void {
@@ -32,6 +36,12 @@ export function serveHasher(endpoint: Endpoint, stallMs = STALL_MS): void {
       inOrder(() => {
         hasher = new UploadHasher(opts);
         return state(hasher);
+      }),
+    expect: (expected) =>
+      inOrder(() => {
+        const h = current();
+        h.expect(expected);
+        return state(h);
       }),
     write: (offset, bytes) =>
       inOrder(() => {

@@ -28,7 +28,14 @@ import {
   type HashMode,
   type Mode,
 } from './_subtrees.js';
-import { makeCheckpoint, modeName, readCheckpoint, stackDepth, type Checkpoint } from './checkpoint.js';
+import {
+  makeCheckpoint,
+  modeName,
+  readCheckpoint,
+  stackDepth,
+  type Checkpoint,
+  type CheckpointState,
+} from './checkpoint.js';
 
 export type UploadHasherOpts = HashMode & {
   /** The upload's identity, written into checkpoints and checked when resuming (default ''). */
@@ -55,6 +62,9 @@ export class UploadHasher {
   #hashed = 0;
   readonly #tail = new Uint8Array(CHUNK_LEN);
   #tailLen = 0;
+  /** A state to compare with when the stack reaches its offset (see expect). */
+  #expected: CheckpointState | undefined;
+  #confirmed: boolean | undefined;
 
   constructor(opts: UploadHasherOpts = {}) {
     if (typeof opts !== 'object' || opts === null) throw new TypeError(`opts must be an object, got ${describe(opts)}`);
@@ -93,22 +103,56 @@ export class UploadHasher {
       this.#tail.set(data.subarray(0, fill), this.#tailLen);
       this.#tailLen += fill;
       data = data.subarray(fill);
-      if (data.length === 0) return taken;
+      if (data.length === 0) {
+        this.#reachExpected();
+        return taken;
+      }
       // A full chunk with more input after it: never the root.
       this.#push(subtreeCv(this.#tail, this.#hashed, this.#resolved), CHUNK_LEN);
       this.#tailLen = 0;
     }
-    for (
-      let len = nextSubtreeLen(this.#hashed, data.length);
-      len > 0;
-      len = nextSubtreeLen(this.#hashed, data.length)
-    ) {
+    for (let len = this.#nextLen(data.length); len > 0; len = this.#nextLen(data.length)) {
       this.#push(subtreeCv(data.subarray(0, len), this.#hashed, this.#resolved), len);
       data = data.subarray(len);
     }
     this.#tail.set(data);
     this.#tailLen = data.length;
+    this.#reachExpected();
     return taken;
+  }
+
+  /**
+   * Checks the input against `state` (a checkpoint's, from readCheckpoint) when the chunk stack
+   * reaches `state.offset`: `confirmed` is then true if the first `state.offset` bytes taken hash
+   * to that state, else false. Nothing of `state` enters the hash: this proves, or disproves, that
+   * the input begins with the bytes the checkpoint was made of. The input must go on past
+   * `state.offset`, as after a resume (the stack takes the chunk before it as a non-root chunk).
+   */
+  expect(state: CheckpointState): void {
+    if (typeof state !== 'object' || state === null)
+      throw new TypeError(`state must be a checkpoint's state, got ${describe(state)}`);
+    const { offset, stack } = state;
+    anumber(offset, 'state.offset');
+    if (offset % CHUNK_LEN !== 0 || offset < this.offset)
+      throw new RangeError(
+        `state.offset must be a multiple of ${CHUNK_LEN} at or after the offset taken (${this.offset}), got ${offset}`,
+      );
+    if (!Array.isArray(stack) || stack.length !== stackDepth(offset / CHUNK_LEN))
+      throw new RangeError(
+        `state.stack must hold ${stackDepth(offset / CHUNK_LEN)} chaining values for offset ${offset}, got ${describe(stack)}`,
+      );
+    stack.forEach((cv, i) => {
+      if (aUint8Array(cv, `state.stack[${i}]`).length !== 32)
+        throw new RangeError(`state.stack[${i}] must be 32 bytes, got ${cv.length}`);
+    });
+    this.#expected = { offset, stack: stack.map((cv) => cv.slice()) };
+    this.#confirmed = undefined;
+    this.#reachExpected();
+  }
+
+  /** The outcome of `expect`: undefined until the input reaches its offset, then whether it matched. */
+  get confirmed(): boolean | undefined {
+    return this.#confirmed;
   }
 
   /** The state at the last chunk boundary at or before `this.offset`. */
@@ -129,6 +173,36 @@ export class UploadHasher {
     return rootOf(this.#stack, this.#tail.subarray(0, this.#tailLen), this.#hashed, this.#mode, this.#resolved, dkLen);
   }
 
+  /**
+   * The length of the next whole subtree of `available` bytes at the stack's offset; while an
+   * expected state lies ahead, subtrees stop at its offset so that the stack lands on it.
+   */
+  #nextLen(available: number): number {
+    const ahead = this.#expected === undefined ? Infinity : this.#expected.offset - this.#hashed;
+    return nextSubtreeLen(this.#hashed, ahead > 0 && ahead < available ? ahead + 1 : available);
+  }
+
+  /**
+   * Where the bytes taken end at the expected offset with its last chunk in the tail, that chunk
+   * is pushed (the input goes on: it is not the root's), so the check runs now.
+   */
+  #reachExpected(): void {
+    const expected = this.#expected;
+    if (expected === undefined) return;
+    if (this.#tailLen === CHUNK_LEN && this.#hashed + CHUNK_LEN === expected.offset) {
+      this.#push(subtreeCv(this.#tail, this.#hashed, this.#resolved), CHUNK_LEN);
+      this.#tailLen = 0;
+    } else if (this.#hashed === expected.offset) this.#compare(expected);
+  }
+
+  #compare(expected: CheckpointState): void {
+    this.#expected = undefined;
+    let diff = this.#stack.length ^ expected.stack.length;
+    for (let i = 0; i < this.#stack.length && diff === 0; i++)
+      for (let j = 0; j < 32; j++) diff |= this.#stack[i][j] ^ expected.stack[i][j];
+    this.#confirmed = diff === 0;
+  }
+
   #push(cv: Uint8Array, len: number): void {
     this.#stack.push(cv);
     this.#hashed += len;
@@ -140,5 +214,6 @@ export class UploadHasher {
       const left = this.#stack.pop()!;
       this.#stack.push(parentCv(left, right, this.#resolved));
     }
+    if (this.#expected !== undefined && this.#hashed === this.#expected.offset) this.#compare(this.#expected);
   }
 }

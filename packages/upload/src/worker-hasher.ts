@@ -19,7 +19,7 @@ import { LivenessProbe, WorkerDiedError } from '@blake3-web/worker/_internal';
 import { releaseProxy, transfer, wrap, type Endpoint, type Remote } from 'comlink';
 import { aUint8Array, anumber, describe } from './_assert.js';
 import type { HasherState, HasherWorkerApi } from './_hasher-protocol.js';
-import type { Checkpoint } from './checkpoint.js';
+import type { Checkpoint, CheckpointState } from './checkpoint.js';
 import type { UploadHasherOpts } from './upload-hasher.js';
 
 /** How long a new worker may take to answer its first call (loading and compiling included). */
@@ -109,6 +109,16 @@ export class WorkerHasher {
   /** The checkpoint as of the last answer from the worker (writes still in flight are not in it). */
   get lastCheckpoint(): Checkpoint {
     return this.#state.checkpoint;
+  }
+
+  /** UploadHasher.confirmed, as of the last answer from the worker. */
+  get confirmed(): boolean | undefined {
+    return this.#state.confirmed;
+  }
+
+  /** UploadHasher.expect in the worker; resolves to the offset taken. */
+  expect(state: CheckpointState): Promise<number> {
+    return this.#taken(this.#call((r) => r.expect(state)));
   }
 
   /**

@@ -1,14 +1,16 @@
 // tus-js-client in Node, through the adapter, against the real @tus/server with the verifying
 // store: each byte read once, the root sent with the last request and checked by the server,
-// resumes from a saved checkpoint, and every refusal.
-import { blake3, bytesToHex } from '@blake3-web/core';
+// resumes checked against their saved checkpoint, another file's upload left for a fresh one,
+// and every refusal, with the saved state it discards.
+import { blake3, bytesToHex, hexToBytes } from '@blake3-web/core';
 import { oracle, Random } from '@blake3-web/testkit';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Upload, type UploadOptions } from 'tus-js-client';
-import { blake3Tus, CheckpointError, type Blake3TusOpts, type Checkpoint } from '../src/index.ts';
+import { blake3Tus, type Blake3TusDiscard, type Blake3TusOpts, type Checkpoint } from '../src/index.ts';
+import { makeCheckpoint } from '../src/checkpoint.ts';
 import { MISMATCH_STATUS, VERIFIED_HEADER } from '../src/tus-server.ts';
 import { blobBodyStack, inThreadHashers, memoryStore } from './_in-thread.ts';
 import { startTusServer, type TusTestServer } from './_tus-server.ts';
@@ -18,6 +20,33 @@ const SIZE = 1_000_000 + 123;
 const data = new Random(21).bytes(SIZE);
 const file = new File([data], 'data.bin', { lastModified: 1 });
 const ROOT = bytesToHex(blake3(data));
+/**
+ * Another file with the same name, size, type and date (`cp -p`, rsync, unzip): tus's fingerprint
+ * of it is the same. Its bytes differ only near its start, so a hash resumed from the first
+ * file's checkpoint would be the first file's root, which the server holds and would accept.
+ */
+const other = data.map((b, i) => (i >= 1000 && i < 9000 ? b ^ 0x5a : b));
+const otherFile = new File([other], 'data.bin', { lastModified: 1 });
+const [OTHER_ROOT] = oracle([{ data: other, length: 32 }]);
+
+/** What the server holds of the upload at `url`: its offset, or null when it has none. */
+async function serverOffset(url: string): Promise<number | null> {
+  const head = await fetch(url, { method: 'HEAD', headers: { 'Tus-Resumable': '1.0.0' } });
+  return head.ok ? Number(head.headers.get('Upload-Offset')) : null;
+}
+
+/** The checkpoint's state, well formed, named for another upload or mode. */
+function remade(c: Checkpoint, upload: string, mode: string): Checkpoint {
+  const cvs = hexToBytes(c.cvs);
+  const stack = Array.from({ length: cvs.length / 32 }, (_, i) => cvs.subarray(i * 32, i * 32 + 32));
+  return makeCheckpoint(upload, mode, c.offset, stack);
+}
+
+/** The discards reported, as [reason, url, fresh]. */
+function discards(): { events: Blake3TusDiscard[]; onDiscard: (e: Blake3TusDiscard) => void; seen(): unknown[] } {
+  const events: Blake3TusDiscard[] = [];
+  return { events, onDiscard: (e) => events.push(e), seen: () => events.map((e) => [e.reason, e.url, e.fresh]) };
+}
 
 const { createWorker, closeAll } = inThreadHashers();
 
@@ -120,35 +149,133 @@ for (const readInWorker of [false, true])
       else assert.equal(b3.bytesRead, SIZE + CHUNK, 'the dropped slice is read once more, nothing else');
     });
 
-    it('resumes after a reload from the saved checkpoint, reading again only the gap', async () => {
+    it('resumes after a reload: the part the server holds is hashed from the file again, checked against the checkpoint', async () => {
       const store = memoryStore();
       const first = await runUpload(server.endpoint, { checkpoints: store }, {}, 5 * CHUNK + 100).done;
       assert.equal(first.ok, false);
-      const saved = [...store.map.values()][0] as Checkpoint;
-      assert.ok(saved.offset > 0, 'a checkpoint was saved');
-      const head = await fetch(first.url!, { method: 'HEAD', headers: { 'Tus-Resumable': '1.0.0' } });
-      const serverOffset = Number(head.headers.get('Upload-Offset'));
-      assert.ok(saved.offset <= serverOffset);
-      const { b3, done } = runUpload(server.endpoint, { checkpoints: store }, { uploadUrl: first.url! });
+      const saved = store.map.get(first.url!) as Checkpoint;
+      assert.ok(saved.offset > 0, 'a checkpoint was saved under the upload URL');
+      assert.equal(saved.upload, first.url);
+      assert.ok(saved.offset <= (await serverOffset(first.url!))!);
+      const { seen, onDiscard } = discards();
+      const { b3, done } = runUpload(server.endpoint, { checkpoints: store, onDiscard }, { uploadUrl: first.url! });
       const out = await done;
       assert.equal(out.error, undefined);
       assert.equal(out.verified, ROOT);
-      assert.equal(
-        b3.bytesRead,
-        SIZE - saved.offset,
-        'one read of the rest, plus the gap from the checkpoint to the server offset',
-      );
+      assert.equal(out.url, first.url, 'the same upload went on');
+      assert.deepEqual(seen(), []);
+      assert.equal(b3.bytesRead, SIZE, 'the part the server holds read once more for the hash, the rest once');
+      assert.equal(store.map.size, 0);
     });
 
-    it('refuses a corrupt saved state with a CheckpointError', async () => {
+    it("another file of the same name, size, type and date: the half-uploaded file's upload is left as it is, a fresh one ends verified with this file's root", async () => {
       const store = memoryStore();
-      const first = await runUpload(server.endpoint, { checkpoints: store }, {}, 3 * CHUNK).done;
-      const [id, saved] = [...store.map.entries()][0] as [string, Checkpoint];
-      store.map.set(id, { ...saved, cvs: saved.cvs.replace(/^./, (c) => (c === 'a' ? 'b' : 'a')) });
-      const out = await runUpload(server.endpoint, { checkpoints: store }, { uploadUrl: first.url!, retryDelays: [] })
-        .done;
-      assert.ok(out.error instanceof CheckpointError, String(out.error));
-      assert.equal(out.error.reason, 'corrupt');
+      const first = await runUpload(server.endpoint, { checkpoints: store }, {}, 5 * CHUNK + 100).done;
+      const held = await serverOffset(first.url!);
+      assert.ok(held !== null && held > 0 && store.map.size === 1);
+      const { seen, onDiscard } = discards();
+      // tus resumes the first file's upload, as its fingerprint (name, size, type, date) says.
+      const { b3, done } = runUpload(
+        server.endpoint,
+        { checkpoints: store, onDiscard },
+        { uploadUrl: first.url! },
+        undefined,
+        otherFile,
+      );
+      const out = await done;
+      assert.equal(out.error, undefined);
+      assert.equal(out.verified, OTHER_ROOT, "the server verified this file's root (the official blake3's)");
+      assert.equal(bytesToHex(await b3.root), OTHER_ROOT);
+      assert.notEqual(out.url, first.url, 'a fresh upload');
+      assert.deepEqual(seen(), [['other-file', first.url, true]]);
+      assert.equal(await serverOffset(first.url!), held, "no byte of this file went to the other file's upload");
+      assert.equal(store.map.size, 0, "the other file's checkpoint is deleted with its upload left behind");
+    });
+
+    it('an upload of another length is left for a fresh one, without reading the file for it', async () => {
+      const first = await runUpload(server.endpoint, { checkpoints: null }, {}, 5 * CHUNK + 100).done;
+      const shorter = new File([data.subarray(0, SIZE - 5000)], 'data.bin', { lastModified: 1 });
+      const { seen, onDiscard } = discards();
+      const { b3, done } = runUpload(
+        server.endpoint,
+        { checkpoints: null, onDiscard },
+        { uploadUrl: first.url! },
+        undefined,
+        shorter,
+      );
+      const out = await done;
+      assert.equal(out.error, undefined);
+      assert.equal(out.verified, oracle([{ data: data.subarray(0, SIZE - 5000), length: 32 }])[0]);
+      assert.notEqual(out.url, first.url);
+      assert.deepEqual(seen(), [['other-file', first.url, true]]);
+      assert.equal(b3.bytesRead, SIZE - 5000);
+    });
+
+    it('another file of the same metadata without checkpoints: the server refuses the resume (460), a fresh upload ends verified', async () => {
+      const first = await runUpload(server.endpoint, { checkpoints: null }, {}, 5 * CHUNK + 100).done;
+      const { seen, onDiscard } = discards();
+      const { b3, done } = runUpload(
+        server.endpoint,
+        { checkpoints: null, onDiscard },
+        { uploadUrl: first.url! },
+        undefined,
+        otherFile,
+      );
+      const out = await done;
+      assert.equal(out.error, undefined);
+      assert.equal(out.verified, OTHER_ROOT);
+      assert.equal(bytesToHex(await b3.root), OTHER_ROOT);
+      assert.notEqual(out.url, first.url);
+      assert.deepEqual(seen(), [['refused', first.url, true]]);
+    });
+
+    for (const [damage, reason, spoil] of [
+      [
+        'a damaged chaining value',
+        'corrupt',
+        (c: Checkpoint) => ({ ...c, cvs: c.cvs.replace(/^./, (d) => (d === 'a' ? 'b' : 'a')) }),
+      ],
+      ['a wrong count of chaining values', 'corrupt', (c: Checkpoint) => ({ ...c, cvs: c.cvs.slice(64) })],
+      ["another upload's", 'foreign', (c: Checkpoint) => remade(c, `${c.upload}x`, c.mode)],
+      ["another mode's", 'foreign', (c: Checkpoint) => remade(c, c.upload, 'derive:other')],
+    ] as const)
+      it(`a saved checkpoint refused (${damage}) is deleted and said so; the upload goes on and ends verified`, async () => {
+        const store = memoryStore();
+        const first = await runUpload(server.endpoint, { checkpoints: store }, {}, 3 * CHUNK).done;
+        const [[key, saved]] = store.map as Map<string, Checkpoint>;
+        store.map.set(key, spoil(saved));
+        const { events, seen, onDiscard } = discards();
+        const out = await runUpload(server.endpoint, { checkpoints: store, onDiscard }, { uploadUrl: first.url! }).done;
+        assert.equal(out.error, undefined);
+        assert.equal(out.verified, ROOT);
+        assert.deepEqual(seen(), [[reason, first.url, false]]);
+        assert.match(events[0].message, /^checkpoint refused: .*; it was deleted$/);
+        assert.equal(store.map.size, 0);
+      });
+
+    it('an upload the server refuses (460) loses its saved checkpoint, and the next try starts clean', async () => {
+      const store = memoryStore();
+      const { seen, onDiscard } = discards();
+      server.faults.flipAt = 777_777;
+      let out: Outcome;
+      try {
+        out = await runUpload(server.endpoint, { checkpoints: store, onDiscard }).done;
+      } finally {
+        server.faults.flipAt = undefined;
+      }
+      assert.equal(out.error?.originalResponse?.getStatus(), MISMATCH_STATUS);
+      assert.equal(store.map.size, 0, 'no checkpoint of the refused upload is kept');
+      assert.deepEqual(seen(), [['refused', out.url, false]]);
+      const next = discards();
+      const again = await runUpload(
+        server.endpoint,
+        { checkpoints: store, onDiscard: next.onDiscard },
+        { uploadUrl: out.url! },
+      ).done;
+      assert.equal(again.error, undefined);
+      assert.equal(again.verified, ROOT);
+      assert.notEqual(again.url, out.url, 'the refused upload is gone: tus created a new one');
+      assert.deepEqual(next.seen(), []);
     });
 
     it('a byte changed in transit: the server refuses the upload with 460 and discards it', async () => {
@@ -187,3 +314,11 @@ for (const readInWorker of [false, true])
       );
     });
   });
+
+it('refuses hooks that are not functions, naming them', () => {
+  for (const hook of ['onDiscard', 'onShouldRetry', 'onBeforeRequest', 'onAfterResponse'])
+    assert.throws(() => blake3Tus({ createWorker, [hook]: 'yes' }), {
+      name: 'TypeError',
+      message: new RegExp(`^opts\\.${hook} must be a function, got `),
+    });
+});

@@ -4,7 +4,7 @@ import { bytesToHex } from '@blake3-web/core';
 import { oracle, Random, testSeed } from '@blake3-web/testkit';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { UploadHasher, type Checkpoint } from '../src/index.ts';
+import { readCheckpoint, UploadHasher, type Checkpoint } from '../src/index.ts';
 
 const KEY = new Uint8Array(32).map((_, i) => i * 7 + 1);
 const MODES = [
@@ -99,5 +99,41 @@ describe('UploadHasher', () => {
     assert.throws(() => resumed.digest(), RangeError);
     resumed.write(4096, new Uint8Array(1));
     assert.deepEqual(resumed.digest(), h.digest());
+  });
+
+  it('expect: a state of bytes taken already or of the wrong shape is refused, naming it', () => {
+    const h = new UploadHasher();
+    h.write(0, new Uint8Array(3000));
+    const cv = new Uint8Array(32);
+    assert.throws(() => h.expect(null as never), {
+      name: 'TypeError',
+      message: /state must be a checkpoint's state, got null/,
+    });
+    assert.throws(() => h.expect({ offset: 2048, stack: [cv] }), {
+      name: 'RangeError',
+      message: /state.offset must be a multiple of 1024 at or after the offset taken \(3000\), got 2048/,
+    });
+    assert.throws(() => h.expect({ offset: 4096 + 1, stack: [cv] }), { name: 'RangeError', message: /got 4097/ });
+    assert.throws(() => h.expect({ offset: 4096, stack: [cv, cv] }), {
+      name: 'RangeError',
+      message: /state.stack must hold 1 chaining values for offset 4096/,
+    });
+    assert.throws(() => h.expect({ offset: 4096, stack: [cv.subarray(1)] }), {
+      name: 'RangeError',
+      message: /state.stack\[0\] must be 32 bytes, got 31/,
+    });
+    assert.equal(h.confirmed, undefined);
+    // Met as soon as the bytes up to it are taken: their last chunk is taken as not the root's,
+    // so the input cannot end there; it goes on as after a resume.
+    const data = new Random(3).bytes(4097);
+    const made = new UploadHasher({ upload: 'u' });
+    made.write(0, data);
+    const e = new UploadHasher({ upload: 'u' });
+    e.expect(readCheckpoint(made.checkpoint(), 'u', 'hash'));
+    e.write(0, data.subarray(0, 4096));
+    assert.equal(e.confirmed, true);
+    assert.throws(() => e.digest(), RangeError);
+    e.write(4096, data.subarray(4096));
+    assert.equal(bytesToHex(e.digest()), oracle([{ data, length: 32 }])[0]);
   });
 });
