@@ -35,7 +35,7 @@ export function describeStop(error: Error, online: boolean): Outcome {
       };
     return {
       kind: 'unreachable',
-      message: 'Failed: the server did not answer, after several tries. Retry goes on from what it holds.',
+      message: 'Stopped: the server did not answer, after several tries. Retry goes on from what it holds.',
     };
   }
   const status = response.getStatus();
@@ -48,6 +48,6 @@ export function describeStop(error: Error, online: boolean): Outcome {
   }
   return {
     kind: 'rejected',
-    message: `Failed: the server answered ${status} to a ${error.originalRequest.getMethod()} request. Retry goes on from what it holds.`,
+    message: `Stopped: the server answered ${status} to a ${error.originalRequest.getMethod()} request. Retry goes on from what it holds.`,
   };
 }

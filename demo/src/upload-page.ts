@@ -1,6 +1,6 @@
 // The "Upload" page: tus-js-client with the BLAKE3 adapter, against the demo's tus server.
 import { bytesToHex } from '@blake3-web/core';
-import { blake3Tus, type Blake3Tus } from '@blake3-web/upload';
+import { blake3Tus, type Blake3Tus, type Blake3TusDiscard } from '@blake3-web/upload';
 import { Upload } from 'tus-js-client';
 
 import { formatBytes } from './format.ts';
@@ -16,6 +16,7 @@ const sent = $<HTMLProgressElement>('sent');
 const hashed = $<HTMLProgressElement>('hashed');
 const status = $<HTMLElement>('upload-status');
 const verdict = $<HTMLElement>('verdict');
+const notice = $<HTMLElement>('upload-notice');
 
 const CHUNK_SIZE = 8 * 1024 * 1024;
 
@@ -41,13 +42,35 @@ function showVerdict(state: 'verified' | Outcome['kind'] | '', text: string): vo
   verdict.textContent = text;
 }
 
+/**
+ * Saved state the adapter set aside, in words: a fresh upload in place of another file's must
+ * not read as tampering when the verdict comes.
+ */
+function describeDiscard(event: Blake3TusDiscard): string {
+  switch (event.reason) {
+    case 'other-file':
+      return 'A fresh upload was started: the unfinished upload this browser had for a file of this name, size and date holds other bytes.';
+    case 'refused':
+      return event.fresh
+        ? 'A fresh upload was started: the server refused the resumed upload, part of which this page had not sent.'
+        : "This browser's saved state of the upload was deleted: picking the file again starts clean.";
+    default:
+      return "This browser's saved hash state of the upload could not be used and was deleted: the file is hashed from its first byte.";
+  }
+}
+
 function start(file: File): void {
   if (current) {
     void current.upload.abort();
     clearInterval(current.timer);
   }
   showVerdict('', '');
-  const b3 = blake3Tus();
+  notice.textContent = '';
+  const b3 = blake3Tus({
+    onDiscard(event) {
+      if (current === self) notice.textContent = describeDiscard(event);
+    },
+  });
   const showRead = () => (hashed.value = file.size === 0 ? 1 : Math.min(1, b3.bytesRead / file.size));
   const upload = new Upload(file, {
     endpoint: new URL('./files/', location.href).href,
