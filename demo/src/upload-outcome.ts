@@ -15,6 +15,8 @@ const REFUSED_STATUS = 460;
  */
 export type Outcome = { kind: 'refused' | 'offline' | 'unreachable' | 'rejected' | 'failed'; message: string };
 
+export const OFFLINE_MESSAGE = 'Offline: the upload goes on by itself when the browser is back online.';
+
 /** The reason the demo's server gives in a refusal's body, in its own fixed form; else nothing. */
 function refusalReason(body: string): string | undefined {
   return /^BLAKE3 verification failed: ([^\n]{1,300}?); the upload was discarded\n?$/.exec(body)?.[1];
@@ -28,11 +30,7 @@ export function describeStop(error: Error, online: boolean): Outcome {
   }
   const response = error.originalResponse;
   if (response == null) {
-    if (!online)
-      return {
-        kind: 'offline',
-        message: 'Offline: the upload stopped and goes on by itself when the browser is back online.',
-      };
+    if (!online) return { kind: 'offline', message: OFFLINE_MESSAGE };
     return {
       kind: 'unreachable',
       message: 'Stopped: the server did not answer, after several tries. Retry goes on from what it holds.',

@@ -4,12 +4,13 @@ import { blake3Tus, type Blake3Tus, type Blake3TusDiscard } from '@blake3-web/up
 import { Upload } from 'tus-js-client';
 
 import { formatBytes } from './format.ts';
-import { describeStop, type Outcome } from './upload-outcome.ts';
+import { describeStop, OFFLINE_MESSAGE, type Outcome } from './upload-outcome.ts';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const fileInput = $<HTMLInputElement>('upload-file');
 const dropZone = $<HTMLElement>('upload-drop');
 const tamper = $<HTMLInputElement>('tamper');
+const tamperStored = $<HTMLInputElement>('tamper-stored');
 const pause = $<HTMLButtonElement>('pause');
 const resume = $<HTMLButtonElement>('resume');
 const sent = $<HTMLProgressElement>('sent');
@@ -51,9 +52,10 @@ function describeDiscard(event: Blake3TusDiscard): string {
     case 'other-file':
       return 'A fresh upload was started: the unfinished upload this browser had for a file of this name, size and date holds other bytes.';
     case 'refused':
+      // Not fresh: the verdict says it all (refused, discarded, pick the file again).
       return event.fresh
         ? 'A fresh upload was started: the server refused the resumed upload, part of which this page had not sent.'
-        : "This browser's saved state of the upload was deleted: picking the file again starts clean.";
+        : '';
     default:
       return "This browser's saved hash state of the upload could not be used and was deleted: the file is hashed from its first byte.";
   }
@@ -78,7 +80,11 @@ function start(file: File): void {
     retryDelays: [0, 1000, 3000, 5000],
     // A finished upload is not resumed: picking the same file again uploads and hashes it anew.
     removeFingerprintOnSuccess: true,
-    metadata: { filename: file.name, ...(tamper.checked ? { tamper: '1' } : {}) },
+    // The demo server's faults: a byte flipped as it arrives, or on disk between two requests.
+    metadata: {
+      filename: file.name,
+      ...(tamper.checked ? { tamper: '1' } : tamperStored.checked ? { tamper: 'stored' } : {}),
+    },
     ...b3.options,
     onProgress(bytesSent, total) {
       if (current !== self) return;
@@ -145,10 +151,10 @@ resume.addEventListener('click', () => goOn(`${current?.file.name}: resuming…`
 // tus-js-client does not retry while the browser says it is offline; it stops, and this goes on.
 addEventListener('online', () => {
   if (current?.phase === 'offline') goOn(`${current.file.name}: back online, resuming…`);
+  else if (verdict.dataset.state === 'offline') showVerdict('', '');
 });
 addEventListener('offline', () => {
-  if (current?.phase === 'uploading')
-    status.textContent = `${current.file.name}: the browser is offline; the upload goes on when it is back online.`;
+  if (current?.phase === 'uploading') showVerdict('offline', OFFLINE_MESSAGE);
 });
 
 fileInput.addEventListener('change', () => {
