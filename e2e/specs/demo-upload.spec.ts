@@ -55,6 +55,16 @@ test.describe('demo: upload while hashing', () => {
     expect(state).toBe('refused');
   });
 
+  test('with the stored-byte switch on, the server changes its copy between two requests and refuses it', async ({
+    demoPage,
+  }, info) => {
+    await demoPage.evaluate(() => void ((document.getElementById('tamper-stored') as HTMLInputElement).checked = true));
+    await pick(demoPage, writeFileToPick(info, 'a', `demo-stored-${info.project.name}.bin`, paint(TWO_PATCHES)));
+    const { verdict, state, status } = await waitForVerdict(demoPage);
+    expect(verdict, status).toMatch(/^Refused \(460\): the bytes stored are not the bytes received\b/);
+    expect(state).toBe('refused');
+  });
+
   test('a byte of the partial upload changed on disk between two PATCHes: refused, not "Verified"', async ({
     demoPage,
   }, info) => {
