@@ -4,7 +4,9 @@
 // on by itself once the browser is back online. Offline is the context's network emulation in
 // Chromium and Firefox; WebKitGTK has none over classic WebDriver, so there the page's
 // `navigator.onLine` and `offline`/`online` events are emulated and every request sent while
-// down fails as a network error (see fixtures/upload-network.ts).
+// down fails as a network error (see fixtures/upload-network.ts). And a server that does not
+// answer while the browser is online: once tus's retries are spent, the page says the upload
+// stopped and its Retry goes on from what the server holds.
 import { oracle, paint } from '@blake3-web/testkit';
 
 import { expect, test } from '../fixtures/demo-page.ts';
@@ -18,7 +20,7 @@ import {
   waitForVerdict,
   writeFileToPick,
 } from '../fixtures/demo-upload-page.ts';
-import { heldPatch, holdPatch, releasePatch } from '../fixtures/upload-network.ts';
+import { heldPatch, holdPatch, releasePatch, setUnreachable } from '../fixtures/upload-network.ts';
 
 const SIZE = 2 * CHUNK + 4321;
 const [ROOT] = oracle([{ data: paint(SIZE), length: 32 }]);
@@ -48,6 +50,28 @@ test.describe('demo: upload offline, then online', () => {
     await new Promise((r) => setTimeout(r, 3000));
     expect((await shown(demoPage)).verdict, 'still waiting for the network').toMatch(OFFLINE);
     await demoPage.setOffline(false);
+    const done = await waitForVerdict(demoPage);
+    expect(done.verdict, done.status).toBe(`Verified: ${ROOT}`);
+  });
+
+  test('the server unreachable while the browser is online: after the retries, Stopped, and Retry goes on', async ({
+    demoPage,
+  }, info) => {
+    await holdPatch(demoPage, 1);
+    await pick(demoPage, writeFileToPick(info, 'a', `demo-unreachable-${info.project.name}.bin`, paint(SIZE)));
+    await heldPatch(demoPage);
+    await setUnreachable(demoPage, true);
+    await releasePatch(demoPage);
+    // tus-js-client retries after 0, 1, 3 and 5 s (the page's retryDelays) before it gives up.
+    const stopped = await waitForVerdict(demoPage, new RegExp(`^Stopped\\b|${FINAL.source}`), 60_000);
+    expect(stopped.verdict, 'no request dump').not.toMatch(/\[object |response (code|text)|originated from/);
+    expect(stopped.verdict, stopped.status).toMatch(/^Stopped: the server did not answer/);
+    await setUnreachable(demoPage, false);
+    await demoPage.evaluate(() => {
+      const retry = document.getElementById('resume') as HTMLButtonElement;
+      if (retry.disabled || retry.textContent !== 'Retry') throw new Error(`no Retry to press: ${retry.outerHTML}`);
+      retry.click();
+    });
     const done = await waitForVerdict(demoPage);
     expect(done.verdict, done.status).toBe(`Verified: ${ROOT}`);
   });
