@@ -30,7 +30,12 @@ const SERVED: readonly RegExp[] = [
   /^demo\/dist\//,
 ];
 
-export type FixtureServer = { readonly url: string; close(): Promise<void> };
+export type FixtureServer = {
+  readonly url: string;
+  /** Where the demo's tus server keeps its uploads (`<dir>/<upload id>` is an upload's bytes). */
+  readonly uploads: string;
+  close(): Promise<void>;
+};
 
 /** Serves the repo's built files on 127.0.0.1 (port 0 picks a free one). */
 export async function startFixtureServer(port = 0): Promise<FixtureServer> {
@@ -54,6 +59,7 @@ export async function startFixtureServer(port = 0): Promise<FixtureServer> {
   const { port: bound } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${bound}`,
+    uploads: uploads.directory,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
