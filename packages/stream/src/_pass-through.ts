@@ -144,7 +144,9 @@ export class PassThroughTransform extends TransformStream<Uint8Array, Uint8Array
 /**
  * A chunk checked and copied into an ArrayBuffer of its own, so that the bytes hashed are the
  * bytes passed on: a writer may reuse its buffer once write() resolves (a BYOB reader's pool, a
- * ring buffer), and the reader would then hold bytes that were never hashed.
+ * ring buffer), and the reader would then hold bytes that were never hashed. The copy is made
+ * from the engine's own view of the chunk (`aChunk`), never by the chunk's own `slice` (a
+ * subclass's, or Node's Buffer's, which is a view and no copy).
  *
  * Rejected: transferring the writer's buffer costs nothing but empties the writer's array, and
  * every other view of that memory, behind its back. Copies packed into shared slabs: in Node 20
@@ -154,6 +156,5 @@ export class PassThroughTransform extends TransformStream<Uint8Array, Uint8Array
  * and a reader that transfers one chunk's buffer to a worker would detach its neighbours.
  */
 function ownCopy(chunk: unknown): Uint8Array<ArrayBuffer> {
-  aChunk(chunk);
-  return chunk.slice();
+  return aChunk(chunk).slice();
 }

@@ -161,9 +161,10 @@ class BaoVerifier implements GatedTransformer {
     emit: (out: Uint8Array) => void,
     deliver: (bytes: Uint8Array) => number,
   ): Promise<void> {
-    aChunk(chunk);
-    if (chunk.length > this.#largestWrite) this.#largestWrite = chunk.length;
-    this.#input.push(chunk);
+    // Read as the engine holds it: a chunk's own methods never decide what is checked or released.
+    const bytes = aChunk(chunk);
+    if (bytes.length > this.#largestWrite) this.#largestWrite = bytes.length;
+    this.#input.push(bytes);
     try {
       await this.#run(emit, false, deliver);
     } finally {
