@@ -42,6 +42,21 @@ export function aChunk(chunk: unknown): Uint8Array {
   return viewOf(chunk, 'a stream chunk');
 }
 
+const arrayBufferByteLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength')!.get!;
+
+/**
+ * Whether `buffer` is an ArrayBuffer (of any realm) and not a SharedArrayBuffer, whose bytes
+ * another thread may change at any time: asked of the engine, not of the buffer's prototype.
+ */
+export function isUnshared(buffer: ArrayBufferLike): boolean {
+  try {
+    arrayBufferByteLength.call(buffer);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function viewOf(value: Uint8Array, name: string): Uint8Array {
   const length = byteLengthOf.call(value);
   if (length === 0) {
