@@ -29,11 +29,11 @@ export type PassThroughHooks = {
  * write rejects and the abort settles even if no read ever comes; a platform TransformStream
  * leaves both pending until a read.
  *
- * Measured before (a hand-made readable/writable pair against a TransformStream with a
- * transformer doing the same copy, hash, enqueue): 64 MiB in 64 KiB chunks in Node 20 ran at
- * 0.57x and 0.63x one-shot (CPU time) through the pair and 0.52x and 0.67x through the
- * transformer, load 12-14 on 2 cores: the same within noise. The copy is what costs
- * (docs/BENCHMARKS.md, streams).
+ * Cost: the second writable side. Against the hand-made readable/writable pair these classes
+ * had before (whose readable side failed the brand check), a hashing pass-through of 64 MiB in
+ * 64 KiB chunks in Node 20 ran at 0.98x, 0.89x and 0.87x the pair's speed (3 runs, 9
+ * interleaved rounds each, load 0.3 on 2 cores); bench:stream in Chromium 156 and Firefox 153
+ * showed no loss (docs/BENCHMARKS.md, streams). The copy still costs the most.
  */
 export class PassThroughTransform extends TransformStream<Uint8Array, Uint8Array> {
   readonly #writable: WritableStream<Uint8Array>;
@@ -61,8 +61,8 @@ function hookedWritable(
 ): WritableStream<Uint8Array> {
   let failure: { reason: unknown } | undefined;
   let sink!: WritableStreamDefaultController;
-  /** Rejects the write that waits for a read, when the writer aborts. */
-  let interrupt: ((reason: unknown) => void) | undefined;
+  /** Whether a chunk was written: a write may then wait for a read. */
+  let written = false;
 
   const fail = (reason: unknown): void => {
     if (failure) return;
@@ -87,17 +87,18 @@ function hookedWritable(
       start: (controller) => {
         sink = controller;
         // An abort reaches the base's writable side at once, as an abort of a TransformStream's
-        // own would: a chunk whose write waits for a read is then never passed on. It also fails
-        // that write now rather than when a read comes, so that the abort settles even if none
-        // does; the readable side errors in `abort`. (No `signal` in older engines: the write
-        // then waits for a read, as in a TransformStream.)
+        // own would: a chunk whose write waits for a read is then never passed on. Once a chunk
+        // was written, the base also errors at once, which fails a write that waits for a read
+        // now rather than when a read comes, so that the abort settles even if none does. (Not
+        // before: a cancel that follows an abort during start must still succeed, as with a
+        // TransformStream. No `signal` in older engines: the write then waits for a read.)
         const signal = (controller as { signal?: AbortSignal }).signal;
         signal?.addEventListener(
           'abort',
           () => {
             fail(signal.reason);
             inner.abort(signal.reason).catch(() => {});
-            interrupt?.(signal.reason);
+            if (written) base.error(signal.reason);
           },
           { once: true },
         );
@@ -110,10 +111,8 @@ function hookedWritable(
         } catch (err) {
           return error(err);
         }
-        return new Promise<void>((resolve, reject) => {
-          interrupt = reject;
-          inner.write(copy).then(resolve, reject);
-        }).finally(() => (interrupt = undefined));
+        written = true;
+        return inner.write(copy);
       },
       close: () => {
         try {
