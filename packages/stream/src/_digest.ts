@@ -1,5 +1,5 @@
 import { bytesToHex, hexToBytes } from '@blake3-web/core';
-import { describe, isUint8Array } from './_assert.js';
+import { aUint8Array, describe, isUint8Array } from './_assert.js';
 import { IntegrityError } from './integrity-error.js';
 
 /**
@@ -18,7 +18,7 @@ export function digestBytes(value: unknown, name: string): Uint8Array {
       throw new RangeError(`${name} must be a hex digest, got ${shown}: ${(err as Error).message}`);
     }
   }
-  if (isUint8Array(value)) return value.slice();
+  if (isUint8Array(value)) return aUint8Array(value, name).slice();
   throw new TypeError(`${name} must be a hex string or a Uint8Array, got ${describe(value)}`);
 }
 

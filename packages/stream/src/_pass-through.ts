@@ -10,141 +10,133 @@ export type PassThroughHooks = {
 };
 
 /**
- * A writable/readable pair that passes copies of Uint8Array chunks through, for a
- * `TransformStream` subclass that must learn of aborts and cancels: Chromium 156 and Firefox 153
- * never call a transformer's `cancel` hook, so a transformer cannot see them.
+ * A `TransformStream` that passes copies of Uint8Array chunks through, seeing each one, and
+ * learns of every abort and cancel: Chromium 156, Firefox 153 and WebKitGTK 2.50 never call a
+ * transformer's `cancel`, neither for a cancel nor for an abort, so a transformer alone cannot
+ * see them.
  *
- * It follows the identity TransformStream with the default strategies step by step (Streams
- * spec, "Transform streams"): the writable side holds one chunk, the readable side none, and a
- * write waits for a read before it passes its chunk on. One difference: an abort reaches a
- * write that waits for a read at once (through the controller's `signal`), so the write rejects
- * and the abort settles even if no read ever comes; a platform TransformStream leaves both
- * pending until a read.
+ * `readable` is the TransformStream's own, so `TransformStream.prototype`'s getter gives it too
+ * (the web-platform-tests' brand check). `writable` is a stream of ours in front of the base
+ * identity transform: it copies and shows each chunk to the hooks, then writes the copy to the
+ * base's writable side, whose only writer it holds, and waits, as that write does, until a read
+ * takes the chunk. The base's writable side is therefore locked: nothing written around the
+ * hooks can reach the reader. A cancel of the readable side errors the base's writable side
+ * (Streams spec, TransformStreamDefaultSourceCancelAlgorithm), which that writer sees.
  *
- * Against a TransformStream with a transformer doing the same (copy, hash, enqueue), 64 MiB in
- * 64 KiB chunks in Node 20 ran at 0.57x and 0.63x one-shot (CPU time) through this pair and at
- * 0.52x and 0.67x through the transformer, in two runs at load 12-14 on 2 cores: the same within
- * noise. The copy is what costs (docs/BENCHMARKS.md, streams).
+ * Writes, backpressure and errors follow an identity TransformStream with the default
+ * strategies (its writable side holds one chunk, its readable side none). One difference: an
+ * abort fails a write that waits for a read at once (through the controller's `signal`), so the
+ * write rejects and the abort settles even if no read ever comes; a platform TransformStream
+ * leaves both pending until a read.
+ *
+ * Cost: the second writable side. Against the hand-made readable/writable pair these classes
+ * had before (whose readable side failed the brand check), a hashing pass-through of 64 MiB in
+ * 64 KiB chunks in Node 20 ran at 0.98x, 0.89x and 0.87x the pair's speed (3 runs, 9
+ * interleaved rounds each, load 0.3 on 2 cores); bench:stream in Chromium 156 and Firefox 153
+ * showed no loss (docs/BENCHMARKS.md, streams). The copy still costs the most.
  */
-export function passThrough(hooks: PassThroughHooks): {
-  readable: ReadableStream<Uint8Array>;
-  writable: WritableStream<Uint8Array>;
-} {
-  let out!: ReadableStreamDefaultController<Uint8Array>;
-  let sink!: WritableStreamDefaultController;
-  let failure: { reason: unknown } | undefined;
-  // True while the reader has not asked for more: nothing passes before the first read.
-  let backpressure = true;
-  let relieve: (() => void) | undefined;
+export class PassThroughTransform extends TransformStream<Uint8Array, Uint8Array> {
+  readonly #writable: WritableStream<Uint8Array>;
 
-  const setBackpressure = (on: boolean): void => {
-    backpressure = on;
-    if (on) return;
-    const wake = relieve;
-    relieve = undefined;
-    wake?.();
-  };
+  constructor(hooks: PassThroughHooks) {
+    let base!: TransformStreamDefaultController<Uint8Array>;
+    super({ start: (controller) => void (base = controller) });
+    this.#writable = hookedWritable(super.writable.getWriter(), base, hooks);
+  }
+
+  override get writable(): WritableStream<Uint8Array> {
+    return this.#writable;
+  }
+}
+
+// The constructor as this module found it, as a TransformStream uses the original one: code that
+// replaces the global later (a polyfill, a test) does not change what these streams are made of.
+const OwnWritableStream: typeof WritableStream = globalThis.WritableStream;
+
+/** The writable side: `inner` writes to the base transform's writable side, `base` errors both of its sides. */
+function hookedWritable(
+  inner: WritableStreamDefaultWriter<Uint8Array>,
+  base: TransformStreamDefaultController<Uint8Array>,
+  hooks: PassThroughHooks,
+): WritableStream<Uint8Array> {
+  let failure: { reason: unknown } | undefined;
+  let sink!: WritableStreamDefaultController;
+  /** Whether a chunk was written: a write may then wait for a read. */
+  let written = false;
+
   const fail = (reason: unknown): void => {
     if (failure) return;
     failure = { reason };
     hooks.fail(reason);
   };
-  /** The writer aborted, or a chunk or a hook failed: the reader sees the reason at once. */
-  const errorReadable = (reason: unknown): void => {
+  /** A chunk or a hook failed: both sides error with the reason, the reader's at once. */
+  const error = (reason: unknown): never => {
     fail(reason);
-    out.error(reason);
-    setBackpressure(false);
+    base.error(reason);
+    throw reason;
   };
-  const pass = (chunk: unknown): void => {
-    // A cancel or an abort while this write waited for a read.
-    if (failure) throw failure.reason;
-    let copy: Uint8Array;
-    try {
-      copy = ownCopy(chunk);
-      hooks.chunk(copy);
-    } catch (err) {
-      // The write's rejection errors the writable side.
-      errorReadable(err);
-      throw err;
-    }
-    out.enqueue(copy);
-    if ((out.desiredSize ?? 0) <= 0) backpressure = true;
-  };
+  // The base's writable side errors when its readable side is cancelled (and when `base`
+  // errors it): the writer of ours then fails with the reason, which makes pipeTo cancel its source.
+  inner.closed.catch((reason: unknown) => {
+    fail(reason);
+    sink.error(reason);
+  });
 
-  const readable = new ReadableStream<Uint8Array>(
+  return new OwnWritableStream<Uint8Array>(
     {
-      start: (c) => void (out = c),
-      pull: () => setBackpressure(false),
-      cancel: (reason) => {
-        fail(reason);
-        // The writer's next write fails with the reason, which makes pipeTo cancel its source.
-        sink.error(reason);
-        setBackpressure(false);
-      },
-    },
-    { highWaterMark: 0 },
-  );
-  const writable = new WritableStream<Uint8Array>(
-    {
-      start: (c) => {
-        sink = c;
-        // An abort waits for the pending write: fail it now rather than when a read comes.
-        // The readable side errors in `abort`, as a TransformStream's does. (No `signal` in
-        // older engines: the write then waits for a read, as in a TransformStream.)
-        const signal = (c as { signal?: AbortSignal }).signal;
+      start: (controller) => {
+        sink = controller;
+        // An abort reaches the base's writable side at once, as an abort of a TransformStream's
+        // own would: a chunk whose write waits for a read is then never passed on. Once a chunk
+        // was written, the base also errors at once, which fails a write that waits for a read
+        // now rather than when a read comes, so that the abort settles even if none does. (Not
+        // before: a cancel that follows an abort during start must still succeed, as with a
+        // TransformStream. No `signal` in older engines: the write then waits for a read.)
+        const signal = (controller as { signal?: AbortSignal }).signal;
         signal?.addEventListener(
           'abort',
           () => {
             fail(signal.reason);
-            setBackpressure(false);
+            inner.abort(signal.reason).catch(() => {});
+            if (written) base.error(signal.reason);
           },
           { once: true },
         );
       },
-      write: (chunk) =>
-        backpressure ? new Promise<void>((resolve) => (relieve = resolve)).then(() => pass(chunk)) : pass(chunk),
+      write: (chunk) => {
+        let copy: Uint8Array;
+        try {
+          copy = ownCopy(chunk);
+          hooks.chunk(copy);
+        } catch (err) {
+          return error(err);
+        }
+        written = true;
+        return inner.write(copy);
+      },
       close: () => {
-        if (failure) throw failure.reason;
         try {
           hooks.close();
         } catch (err) {
-          errorReadable(err);
-          throw err;
+          error(err);
         }
-        out.close();
+        return inner.close();
       },
-      abort: (reason) => errorReadable(reason),
+      abort: (reason) => {
+        fail(reason);
+        base.error(reason);
+      },
     },
     { highWaterMark: 1 },
   );
-  return { readable, writable };
-}
-
-/**
- * A `TransformStream` whose two sides are a `passThrough` pair, behind accessors on the
- * prototype as TransformStream's own are. The base TransformStream's sides stay unused.
- */
-export class PassThroughTransform extends TransformStream<Uint8Array, Uint8Array> {
-  readonly #sides: { readable: ReadableStream<Uint8Array>; writable: WritableStream<Uint8Array> };
-
-  constructor(hooks: PassThroughHooks) {
-    super();
-    this.#sides = passThrough(hooks);
-  }
-
-  override get readable(): ReadableStream<Uint8Array> {
-    return this.#sides.readable;
-  }
-
-  override get writable(): WritableStream<Uint8Array> {
-    return this.#sides.writable;
-  }
 }
 
 /**
  * A chunk checked and copied into an ArrayBuffer of its own, so that the bytes hashed are the
  * bytes passed on: a writer may reuse its buffer once write() resolves (a BYOB reader's pool, a
- * ring buffer), and the reader would then hold bytes that were never hashed.
+ * ring buffer), and the reader would then hold bytes that were never hashed. The copy is made
+ * from the engine's own view of the chunk (`aChunk`), never by the chunk's own `slice` (a
+ * subclass's, or Node's Buffer's, which is a view and no copy).
  *
  * Rejected: transferring the writer's buffer costs nothing but empties the writer's array, and
  * every other view of that memory, behind its back. Copies packed into shared slabs: in Node 20
@@ -154,6 +146,5 @@ export class PassThroughTransform extends TransformStream<Uint8Array, Uint8Array
  * and a reader that transfers one chunk's buffer to a worker would detach its neighbours.
  */
 function ownCopy(chunk: unknown): Uint8Array<ArrayBuffer> {
-  aChunk(chunk);
-  return chunk.slice();
+  return aChunk(chunk).slice();
 }

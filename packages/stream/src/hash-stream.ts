@@ -14,8 +14,7 @@ export async function hashStream(readable: ReadableStream<Uint8Array>, opts?: Bl
     for (;;) {
       const { done, value } = await reader.read();
       if (done) return hasher.digest();
-      aChunk(value);
-      hasher.update(value);
+      hasher.update(aChunk(value));
     }
   } catch (err) {
     await reader.cancel(err).catch(() => {});

@@ -317,6 +317,20 @@ describe('BaoVerifyStream: corrupt, short and long encodings', () => {
 });
 
 describe('BaoVerifyStream: as a stream', () => {
+  it("is a readable/writable pair: TransformStream.prototype's getters refuse it rather than give other streams", async () => {
+    const data = paint(5000);
+    const { hash, encoded } = baoEncode(data);
+    const verifying = new BaoVerifyStream(hash);
+    for (const side of ['readable', 'writable'] as const) {
+      const getter = Object.getOwnPropertyDescriptor(TransformStream.prototype, side)!.get!;
+      assert.throws(() => getter.call(verifying), TypeError, `TransformStream.prototype.${side}`);
+      assert.ok(!Object.prototype.hasOwnProperty.call(verifying, side), `${side} is an accessor, not an own property`);
+      assert.equal(verifying[side], verifying[side], `the same ${side} on every access`);
+    }
+    const out = await consume(chunked(rng, encoded, 1000).pipeThrough(verifying));
+    assert.deepEqual(out, { released: data, error: null });
+  });
+
   it('pipeTo rejects with the IntegrityError and the sink sees it', async () => {
     const data = paint(10_000);
     const { hash, encoded } = baoEncode(data);
@@ -429,7 +443,6 @@ describe('BaoVerifyStream: as a stream', () => {
       name: 'TypeError',
       message: /chunks must be Uint8Arrays, got a string/,
     });
-    assert.ok(verifying instanceof TransformStream);
   });
 
   it('a length header beyond 2^53 - 1 is rejected as corrupt', async () => {

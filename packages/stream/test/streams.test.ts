@@ -282,6 +282,19 @@ describe('every promise settles', () => {
   }
 });
 
+describe("TransformStream.prototype's getters", () => {
+  it('give the readable side, and a writable side the stream holds locked, so nothing written around the hash is read', () => {
+    const getter = (side: 'readable' | 'writable') =>
+      Object.getOwnPropertyDescriptor(TransformStream.prototype, side)!.get!;
+    for (const transform of [new Blake3Stream(), new VerifyStream(blake3('x'))]) {
+      assert.equal(getter('readable').call(transform), transform.readable);
+      const base = getter('writable').call(transform) as WritableStream<Uint8Array>;
+      assert.ok(base.locked, 'the base writable side is locked');
+      assert.throws(() => base.getWriter(), TypeError);
+    }
+  });
+});
+
 describe('keyed verification', () => {
   const key = new Uint8Array(32).fill(3);
   const genuine = new Random(12).bytes(20_000);

@@ -1,7 +1,9 @@
 /**
  * The web-platform-tests for transform streams and piping (streams/transform-streams/*.any.js,
  * streams/piping/*.any.js) that apply to an identity transform with the default strategies,
- * rewritten for byte chunks: a stream that passes its chunks through must pass them all.
+ * rewritten for byte chunks: a stream that passes its chunks through must pass them all. Left
+ * out: tests of a transformer's callbacks and controller, of other strategies, and of
+ * TransformStream.prototype's own property list, which a subclass's prototype does not share.
  *
  * Self-contained (no imports, no outer names) so that the e2e specs can send its source text to
  * a page and run it in every engine. `kind` 'TransformStream' runs the same checks against the
@@ -97,6 +99,55 @@ export async function identityTransformSuite(
           // Not enumerability: Web IDL makes attributes enumerable, class accessors are not.
           check(desc!.configurable === true, `${side} is configurable`);
         }
+      },
+    ],
+    [
+      "TransformStream.prototype's readable getter gives the readable side (the brand check)",
+      () => {
+        const ts = make();
+        const readable = Object.getOwnPropertyDescriptor(TransformStream.prototype, 'readable')!.get!;
+        check(readable.call(ts) === ts.readable, 'the getter gives another stream than ts.readable');
+      },
+    ],
+    [
+      'subclassing works, and the subclass passes the brand check',
+      () => {
+        // General.any.js's "Subclassing TransformStream should work", one level below the class under test.
+        const Base = make().constructor as new (...args: unknown[]) => TS;
+        class Subclass extends Base {
+          extraFunction() {
+            return true;
+          }
+        }
+        check(Object.getPrototypeOf(Subclass.prototype) === Base.prototype, "Subclass.prototype's prototype");
+        check(Object.getPrototypeOf(Subclass) === Base, "Subclass's prototype");
+        const sub = new Subclass(...(kind.startsWith('VerifyStream') ? [libs.blake3(new Uint8Array(0))] : []));
+        check(sub instanceof TransformStream && sub instanceof Base && sub instanceof Subclass, 'instanceof');
+        const readable = Object.getOwnPropertyDescriptor(TransformStream.prototype, 'readable')!.get!;
+        check(readable.call(sub) === sub.readable, 'the subclass object should pass the brand check');
+        check(sub.extraFunction(), 'extraFunction() should be present on the subclass object');
+      },
+    ],
+    [
+      'the original ReadableStream and WritableStream are used, even when the globals are replaced',
+      () => {
+        const g = globalThis as { ReadableStream: unknown; WritableStream: unknown };
+        const { ReadableStream: readable, WritableStream: writable } = g;
+        let ts: TS;
+        g.ReadableStream = function () {
+          throw new Error('called the global ReadableStream constructor');
+        };
+        g.WritableStream = function () {
+          throw new Error('called the global WritableStream constructor');
+        };
+        try {
+          ts = make();
+        } finally {
+          g.ReadableStream = readable;
+          g.WritableStream = writable;
+        }
+        ReadableStream.prototype.getReader.call(ts.readable).releaseLock();
+        WritableStream.prototype.getWriter.call(ts.writable).releaseLock();
       },
     ],
     [

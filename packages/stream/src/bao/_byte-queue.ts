@@ -1,3 +1,5 @@
+import { isUnshared } from '../_assert.js';
+
 /**
  * Bytes written to a stream, queued until whole nodes are there: nodes span chunk boundaries
  * and chunks may be as small as one byte. Everything taken out is copied, so no view of a
@@ -54,7 +56,7 @@ export class ByteQueue {
   peek(n: number): Uint8Array | undefined {
     if (n > this.#size || n === 0) return undefined;
     const chunk = this.#chunks[this.#first];
-    if (chunk.length - this.#offset < n || !(chunk.buffer instanceof ArrayBuffer)) return undefined;
+    if (chunk.length - this.#offset < n || !isUnshared(chunk.buffer)) return undefined;
     return chunk.subarray(this.#offset, this.#offset + n);
   }
 

@@ -1,4 +1,4 @@
-import { aChunk, describe, isUint8Array } from '../_assert.js';
+import { aChunk, aUint8Array, describe, isUint8Array } from '../_assert.js';
 import { IntegrityError } from '../integrity-error.js';
 import { ByteQueue } from './_byte-queue.js';
 
@@ -18,7 +18,7 @@ export interface OutboardSource {
 
 export function outboardSource(outboard: unknown, hash: Uint8Array): OutboardSource {
   if (outboard instanceof ReadableStream) return new StreamedOutboard(outboard, hash);
-  if (isUint8Array(outboard)) return new OutboardBytes(outboard.slice(), hash);
+  if (isUint8Array(outboard)) return new OutboardBytes(aUint8Array(outboard, 'opts.outboard').slice(), hash);
   throw new TypeError(`opts.outboard must be a Uint8Array or a ReadableStream, got ${describe(outboard)}`);
 }
 
@@ -89,8 +89,7 @@ class StreamedOutboard implements OutboardSource {
     if (this.#ended) return;
     const { done, value } = await this.#reader.read();
     if (!done) {
-      aChunk(value);
-      if (value.length > 0) throw long(this.#hash, this.#pos);
+      if (aChunk(value).length > 0) throw long(this.#hash, this.#pos);
       return this.finish();
     }
   }
@@ -108,8 +107,7 @@ class StreamedOutboard implements OutboardSource {
         this.#ended = true;
         return false;
       }
-      aChunk(value);
-      this.#queue.push(value);
+      this.#queue.push(aChunk(value));
     }
     return true;
   }

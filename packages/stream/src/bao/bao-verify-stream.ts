@@ -25,7 +25,7 @@ export interface BaoVerifyOpts extends BaoTreeOpts {
 }
 
 /**
- * A `TransformStream` that verifies Bao-encoded content against its hash as it streams (Bao
+ * A transform stream that verifies Bao-encoded content against its hash as it streams (Bao
  * spec, "Decoder"), and passes on only content that has been verified: each chunk is released
  * once it and every parent above it match the hash. Write the combined encoding (what `bao
  * encode` writes), or the content with `opts.outboard`; read the content.
@@ -39,26 +39,39 @@ export interface BaoVerifyOpts extends BaoTreeOpts {
  * (`getReader({ mode: 'byob' })`) gets verified bytes copied into the buffer it brings, and the
  * stream gathers the next nodes into the memory that frees, instead of fresh arrays.
  *
+ * It is a readable/writable pair, what `pipeThrough` takes, and not a `TransformStream`
+ * subclass: a TransformStream's readable side is never a byte stream, and its sides drop the
+ * chunks the reader has not taken when it errors (see `_gated-pair.ts`). A subclass would hand
+ * `TransformStream.prototype`'s getters streams that carry nothing; here they throw.
+ *
  * @example
  * ```ts
  * const res = await fetch('/video.bao');
  * const content = res.body!.pipeThrough(new BaoVerifyStream(hash));
  * ```
  */
-export class BaoVerifyStream extends TransformStream<Uint8Array, Uint8Array> {
-  declare readonly readable: ReadableStream<Uint8Array>;
-  declare readonly writable: WritableStream<Uint8Array>;
+export class BaoVerifyStream implements ReadableWritablePair<Uint8Array, Uint8Array> {
+  readonly #readable: ReadableStream<Uint8Array>;
+  readonly #writable: WritableStream<Uint8Array>;
 
   constructor(hash: Uint8Array | string, opts: BaoVerifyOpts = {}) {
     const want = baoHash(hash);
     const leafBytes = resolveLeafBytes(opts);
     const batchBytes = CHUNK_LEN * 2 ** aSmallLog(opts.batchLog, 'opts.batchLog', MAX_BATCH_LOG);
     const outboard = opts.outboard === undefined ? undefined : outboardSource(opts.outboard, want);
-    super();
     const pair = gatedPair(new BaoVerifier(want, leafBytes, batchBytes, outboard));
-    // The sides of the base TransformStream stay unused: see gatedPair for why.
-    Object.defineProperty(this, 'writable', { value: pair.writable });
-    Object.defineProperty(this, 'readable', { value: pair.readable });
+    this.#readable = pair.readable;
+    this.#writable = pair.writable;
+  }
+
+  /** The verified content: a byte stream where the engine has them. */
+  get readable(): ReadableStream<Uint8Array> {
+    return this.#readable;
+  }
+
+  /** The encoding (or the content, beside an outboard). */
+  get writable(): WritableStream<Uint8Array> {
+    return this.#writable;
   }
 }
 
@@ -161,9 +174,10 @@ class BaoVerifier implements GatedTransformer {
     emit: (out: Uint8Array) => void,
     deliver: (bytes: Uint8Array) => number,
   ): Promise<void> {
-    aChunk(chunk);
-    if (chunk.length > this.#largestWrite) this.#largestWrite = chunk.length;
-    this.#input.push(chunk);
+    // Read as the engine holds it: a chunk's own methods never decide what is checked or released.
+    const bytes = aChunk(chunk);
+    if (bytes.length > this.#largestWrite) this.#largestWrite = bytes.length;
+    this.#input.push(bytes);
     try {
       await this.#run(emit, false, deliver);
     } finally {

@@ -32,7 +32,7 @@ export function baoCombine(
 ): ReadableStream<Uint8Array> {
   if (!(content instanceof ReadableStream))
     throw new TypeError(`content must be a ReadableStream, got ${describe(content)}`);
-  aUint8Array(outboard, 'outboard');
+  outboard = aUint8Array(outboard, 'outboard');
   const leafBytes = resolveLeafBytes(opts);
   const contentLen = readLengthHeader(outboard, (why) => new RangeError(`outboard ${why}`));
   const expected = HEADER_LEN + outboardSubtreeLen(contentLen, leafBytes);
@@ -52,9 +52,9 @@ export function baoCombine(
     while (queue.size < n) {
       const { done, value } = await reader.read();
       if (done) return false;
-      aChunk(value);
-      queue.push(value);
-      received += value.length;
+      const bytes = aChunk(value);
+      queue.push(bytes);
+      received += bytes.length;
     }
     return true;
   };

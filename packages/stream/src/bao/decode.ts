@@ -14,11 +14,10 @@ export interface BaoDecodeOpts extends BaoTreeOpts {
  * reference decoder ignores trailing bytes; nothing it encodes has any).
  */
 export function baoDecode(encoded: Uint8Array, hash: Uint8Array | string, opts: BaoDecodeOpts = {}): Uint8Array {
-  aUint8Array(encoded, 'encoded');
+  encoded = aUint8Array(encoded, 'encoded');
   const want = baoHash(hash);
   const leafBytes = resolveLeafBytes(opts);
-  const outboard = opts.outboard;
-  if (outboard !== undefined) aUint8Array(outboard, 'opts.outboard');
+  const outboard = opts.outboard === undefined ? undefined : aUint8Array(opts.outboard, 'opts.outboard');
   const tree = new ByteCursor(outboard ?? encoded, outboard ? 'outboard' : 'encoding', want);
   const content = outboard ? new ByteCursor(encoded, 'content', want) : tree;
   const verifier = new TreeVerifier(want, leafBytes);

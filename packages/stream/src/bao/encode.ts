@@ -39,7 +39,7 @@ export function baoOutboardSize(contentLen: number, opts?: BaoTreeOpts): number 
  * ```
  */
 export function baoEncode(data: Uint8Array, opts: BaoEncodeOpts = {}): BaoEncoded {
-  aUint8Array(data, 'data');
+  data = aUint8Array(data, 'data');
   const { outboard, leafBytes, size } = encodingOpts(data, opts);
   const encoded = new Uint8Array(size);
   return { hash: encode(data, encoded, outboard, leafBytes), encoded };
@@ -58,8 +58,8 @@ export function baoEncode(data: Uint8Array, opts: BaoEncodeOpts = {}): BaoEncode
  * ```
  */
 export function baoEncodeInto(data: Uint8Array, out: Uint8Array, opts: BaoEncodeOpts = {}): Uint8Array {
-  aUint8Array(data, 'data');
-  aUint8Array(out, 'out');
+  data = aUint8Array(data, 'data');
+  out = aUint8Array(out, 'out');
   const { outboard, leafBytes, size } = encodingOpts(data, opts);
   if (out.length < size)
     throw new RangeError(

@@ -49,8 +49,8 @@ export function baoOutboardSlice(
   count: number,
   opts?: BaoTreeOpts,
 ): Uint8Array {
-  aUint8Array(outboard, 'outboard');
-  aUint8Array(content, 'content');
+  outboard = aUint8Array(outboard, 'outboard');
+  content = aUint8Array(content, 'content');
   anumber(contentStart, 'contentStart');
   anumber(start, 'start');
   anumber(count, 'count');

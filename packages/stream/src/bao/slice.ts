@@ -34,10 +34,8 @@ export function baoSlice(source: BaoSource, start: number, count: number, opts?:
   anumber(count, 'count');
   const leafBytes = resolveLeafBytes(opts);
   const combined = !(typeof source === 'object' && source !== null && 'outboard' in source);
-  const tree = combined ? source : source.outboard;
-  const data = combined ? source : source.data;
-  aUint8Array(tree, combined ? 'source' : 'source.outboard');
-  aUint8Array(data, 'source.data');
+  const tree = aUint8Array(combined ? source : source.outboard, combined ? 'source' : 'source.outboard');
+  const data = combined ? tree : aUint8Array(source.data, 'source.data');
   const contentLen = readLengthHeader(
     tree,
     (why) => new RangeError(`${combined ? 'source' : 'source.outboard'} ${why}`),
@@ -103,7 +101,7 @@ export function baoDecodeSlice(
   count: number,
   opts?: BaoTreeOpts,
 ): Uint8Array {
-  aUint8Array(slice, 'slice');
+  slice = aUint8Array(slice, 'slice');
   const want = baoHash(hash);
   anumber(start, 'start');
   anumber(count, 'count');
