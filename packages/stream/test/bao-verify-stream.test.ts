@@ -403,15 +403,25 @@ describe('BaoVerifyStream: as a stream', () => {
     const data = paint(1 << 20);
     const { hash, encoded } = baoEncode(data);
     let pulled = 0;
+    // A source that ends, and a cancel that runs whatever the assertion says: a failing
+    // assertion must not leave a pipe pulling behind the next test.
     const source = new ReadableStream<Uint8Array>(
-      { pull: (c) => c.enqueue(encoded.slice(pulled * 4096, ++pulled * 4096)) },
+      {
+        pull: (c) => {
+          if (pulled * 4096 >= encoded.length) return c.close();
+          c.enqueue(encoded.slice(pulled * 4096, ++pulled * 4096));
+        },
+      },
       { highWaterMark: 0 },
     );
     const reader = source.pipeThrough(new BaoVerifyStream(hash)).getReader();
-    await reader.read();
-    await new Promise((r) => setTimeout(r, 50));
-    assert.ok(pulled <= 4, `pulled ${pulled} pieces for one read`);
-    await reader.cancel();
+    try {
+      await reader.read();
+      await new Promise((r) => setTimeout(r, 50));
+      assert.ok(pulled <= 4, `pulled ${pulled} pieces for one read`);
+    } finally {
+      await reader.cancel();
+    }
   });
 
   it('validates its arguments', async () => {

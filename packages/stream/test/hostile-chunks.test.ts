@@ -11,6 +11,7 @@ import {
   baoEncodeInto,
   baoOutboardSlice,
   baoSlice,
+  BaoEncoder,
   BaoVerifyStream,
   Blake3Stream,
   hashStream,
@@ -179,6 +180,10 @@ describe('hostile chunks: what is released is what was hashed', () => {
         slice,
         `baoOutboardSlice, ${kind}`,
       );
+      const encoder = new BaoEncoder();
+      for (const piece of hostilePieces(content, 1000, kind)) encoder.update(piece);
+      const encoded = encoder.finalize();
+      assert.deepEqual([encoded.hash, encoded.outboard], [hash, outboard], `BaoEncoder, ${kind}`);
       const joined = await readAll(baoCombine(streamOf(hostilePieces(content, 1000, kind)), lying(outboard)));
       assert.deepEqual(joined, { bytes: combined }, `baoCombine, ${kind}`);
     }

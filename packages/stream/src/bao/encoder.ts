@@ -50,7 +50,8 @@ export class BaoEncoder {
   }
 
   update(data: Uint8Array): this {
-    aUint8Array(data, 'data');
+    // The engine's view of the bytes: the input's own subarray or getters never decide what is encoded.
+    data = aUint8Array(data, 'data');
     if (this.#finalized) throw new TypeError('BaoEncoder.update after finalize');
     const leafBytes = this.#leafBytes;
     let i = 0;
