@@ -28,9 +28,9 @@ const MAX_SPARE_BUFFERS = 4;
  * while the disk works, the worker's event loop is free to answer the pool's liveness probe, so a
  * slow disk or a network file system never makes a healthy worker look dead, and a call that
  * never completes fails after `stallMs` instead of leaving the hash pending. Rejected: reads with
- * readSync, faster from the page cache (one round at load 4.3: 1770 against 1566 MB/s read only,
- * 817 against 634 MB/s read and hashed by two workers, docs/worker-pool.md), because a worker
- * blocked in one cannot answer the probe and a slow disk got healthy workers declared dead.
+ * readSync, faster from the page cache with both cores hashing (quiet machine, 1 GiB: pool of 2
+ * 908 against 812 MB/s, though a pool of 1 gave 554 against 654; docs/worker-pool.md), because a
+ * worker blocked in one cannot answer the probe and a slow disk got healthy workers declared dead.
  */
 export function fileOpener(stallMs = STALL_MS): OpenFile {
   return async (file) => {
