@@ -6,4 +6,4 @@
  * @module
  */
 export { MIN_DIGEST_BYTES, digestMismatch, digestsEqual, expectedDigest } from './_digest.js';
-export { HEADER_LEN, readLengthHeader } from './bao/tree-shape.js';
+export { HEADER_LEN, readLengthHeader, writeHeader } from './bao/tree-shape.js';

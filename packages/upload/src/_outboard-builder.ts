@@ -11,13 +11,12 @@
  * leaves): fine for a stream in a page, not for uploads a server keeps for days.
  * @module
  */
+import { HEADER_LEN, writeHeader } from '@blake3-web/stream/_internal';
 import { open, rename, rm } from 'node:fs/promises';
 import { CV_LEN, leafCvs, parentCvs, rootParent, soleLeafRoot } from './_subtrees.js';
 
 /** A parent node: its two children's chaining values. */
 const PARENT_LEN = 2 * CV_LEN;
-/** Bao's length header: the content length, a little-endian u64 (Bao spec, "Outboard"). */
-const HEADER_LEN = 8;
 /** Parents gathered in memory before they are appended to the file. */
 const FLUSH_BYTES = 256 << 10;
 /** Leaves per block moved from post-order to pre-order in memory: 1 MiB of parents. */
@@ -156,7 +155,7 @@ export class OutboardBuilder {
   async writeOutboard(path: string): Promise<void> {
     const count = this.#leaves + 1;
     const header = new Uint8Array(HEADER_LEN);
-    new DataView(header.buffer).setBigUint64(0, BigInt(this.length), true);
+    writeHeader(header, this.length);
     if (this.#leaves > 0) {
       // The last leaf, then the subtrees on the stack merged right to left: each merge's parent
       // follows both its subtrees, so the file stays in post-order; the last one is the root.
