@@ -1,4 +1,5 @@
 import { blake3 } from '@blake3-web/core';
+import { readChunks } from './read-chunks.js';
 
 /**
  * The BLAKE3 (`dkLen` bytes) of a whole body, read as it streams, and the body itself as a Blob
@@ -15,25 +16,13 @@ export async function hashBody(
   let parts: Uint8Array[] | undefined = [];
   let total = 0;
   if (body !== null) {
-    const reader = body.getReader();
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        if (!(value instanceof Uint8Array))
-          throw new TypeError(`the response body gave a chunk that is not a Uint8Array: ${typeof value}`);
-        total += value.length;
-        if (parts && total > keepBytes) parts = undefined;
-        const chunk = parts ? value.slice() : value;
-        hasher.update(chunk);
-        parts?.push(chunk);
-      }
-    } catch (err) {
-      await reader.cancel(err).catch(() => {});
-      throw err;
-    } finally {
-      reader.releaseLock();
-    }
+    await readChunks(body, (value) => {
+      total += value.length;
+      if (parts && total > keepBytes) parts = undefined;
+      const chunk = parts ? value.slice() : value;
+      hasher.update(chunk);
+      parts?.push(chunk);
+    });
   }
   return { digest: hasher.digest(), kept: parts && new Blob(parts as BlobPart[]) };
 }

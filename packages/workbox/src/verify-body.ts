@@ -1,6 +1,7 @@
 import { blake3 } from '@blake3-web/core';
 import type { IntegrityError } from '@blake3-web/stream';
 import { digestMismatch } from '@blake3-web/stream/_internal';
+import { readChunks } from './read-chunks.js';
 
 /**
  * The most a `'before-use'` check holds in memory by default: 64 MiB. It is 32 times what
@@ -37,28 +38,16 @@ export async function verifyBody(
   let held = new Uint8Array(Math.min(length ?? 65_536, maxBytes));
   let total = 0;
   if (response.body !== null) {
-    const reader = response.body.getReader();
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        if (!(value instanceof Uint8Array))
-          throw new TypeError(`the response body gave a chunk that is not a Uint8Array: ${typeof value}`);
-        if (total + value.length > maxBytes) throw tooLarge(maxBytes, `read ${total + value.length} bytes`);
-        if (total + value.length > held.length) {
-          const grown = new Uint8Array(Math.min(maxBytes, Math.max(total + value.length, 2 * held.length)));
-          grown.set(held.subarray(0, total));
-          held = grown;
-        }
-        held.set(value, total);
-        total += value.length;
+    await readChunks(response.body, (value) => {
+      if (total + value.length > maxBytes) throw tooLarge(maxBytes, `read ${total + value.length} bytes`);
+      if (total + value.length > held.length) {
+        const grown = new Uint8Array(Math.min(maxBytes, Math.max(total + value.length, 2 * held.length)));
+        grown.set(held.subarray(0, total));
+        held = grown;
       }
-    } catch (err) {
-      await reader.cancel(err).catch(() => {});
-      throw err;
-    } finally {
-      reader.releaseLock();
-    }
+      held.set(value, total);
+      total += value.length;
+    });
   }
   const bytes = held.subarray(0, total);
   const error = digestMismatch(blake3(bytes, { dkLen: expected.length }), expected, false);
