@@ -13,7 +13,9 @@
  */
 import { HEADER_LEN, writeHeader } from '@blake3-web/stream/_internal';
 import { open, rename, rm } from 'node:fs/promises';
-import { CV_LEN, leafCvs, parentCvs, rootParent, soleLeafRoot } from './_subtrees.js';
+import { blake3 } from '@blake3-web/core';
+import { hashSubtrees, mergeManySubtreesNonRoot, mergeSubtreesRoot } from '@blake3-web/core/hazmat';
+import { CV_LEN } from './_subtrees.js';
 
 /** A parent node: its two children's chaining values. */
 const PARENT_LEN = 2 * CV_LEN;
@@ -81,13 +83,13 @@ export class OutboardBuilder {
       // A full leaf is hashed only once a byte follows it: until then it may be the last leaf,
       // which the root's merge takes as it is.
       if (this.#leafFill === leafBytes) {
-        this.#push(leafCvs(this.#leaf, this.#leaves * leafBytes, leafBytes));
+        this.#push(hashSubtrees(this.#leaf, this.#leaves * leafBytes, leafBytes));
         this.#leafFill = 0;
       }
       if (this.#leafFill === 0) {
         const whole = Math.floor((data.length - i - 1) / leafBytes);
         if (whole > 0) {
-          this.#push(leafCvs(data.subarray(i, i + whole * leafBytes), this.#leaves * leafBytes, leafBytes));
+          this.#push(hashSubtrees(data.subarray(i, i + whole * leafBytes), this.#leaves * leafBytes, leafBytes));
           i += whole * leafBytes;
         }
       }
@@ -142,10 +144,11 @@ export class OutboardBuilder {
 
   /** The Bao hash of the bytes taken (the BLAKE3 root), without changing the tree. */
   root(): Uint8Array {
-    if (this.#leaves === 0) return soleLeafRoot(this.#leaf.subarray(0, this.#leafFill));
-    let right = leafCvs(this.#leaf.subarray(0, this.#leafFill), this.#leaves * this.#leafBytes, this.#leafBytes);
-    for (let i = this.#stack.length - 1; i > 0; i--) right = parentCvs(concat([this.#stack[i].cv, right], PARENT_LEN));
-    return rootParent(this.#stack[0].cv, right);
+    if (this.#leaves === 0) return blake3(this.#leaf.subarray(0, this.#leafFill));
+    let right = hashSubtrees(this.#leaf.subarray(0, this.#leafFill), this.#leaves * this.#leafBytes, this.#leafBytes);
+    for (let i = this.#stack.length - 1; i > 0; i--)
+      right = mergeManySubtreesNonRoot(concat([this.#stack[i].cv, right], PARENT_LEN));
+    return mergeSubtreesRoot(this.#stack[0].cv, right);
   }
 
   /**
@@ -159,11 +162,11 @@ export class OutboardBuilder {
     if (this.#leaves > 0) {
       // The last leaf, then the subtrees on the stack merged right to left: each merge's parent
       // follows both its subtrees, so the file stays in post-order; the last one is the root.
-      let right = leafCvs(this.#leaf.subarray(0, this.#leafFill), this.#leaves * this.#leafBytes, this.#leafBytes);
+      let right = hashSubtrees(this.#leaf.subarray(0, this.#leafFill), this.#leaves * this.#leafBytes, this.#leafBytes);
       for (let i = this.#stack.length - 1; i >= 0; i--) {
         const node = concat([this.#stack[i].cv, right], PARENT_LEN);
         this.#queue(node);
-        if (i > 0) right = parentCvs(node);
+        if (i > 0) right = mergeManySubtreesNonRoot(node);
       }
       this.#stack = [];
       await this.flush();
@@ -232,7 +235,7 @@ export class OutboardBuilder {
         const o = (m - 1 - popcount(m - 1) + level - firstParent) * (PARENT_LEN >> 2);
         for (let w = 0, f = p * (PARENT_LEN >> 2); w < PARENT_LEN >> 2; w++) to[o + w] = from[f + w];
       }
-      run = parentCvs(run.subarray(0, pairs * PARENT_LEN));
+      run = mergeManySubtreesNonRoot(run.subarray(0, pairs * PARENT_LEN));
       start /= 2;
     }
     for (let k = kept.length - 1; k >= 0; k--) this.#stack.push(kept[k]);

@@ -7,9 +7,7 @@
 import { blake3, CHUNK_LEN, OUT_LEN } from '@blake3-web/core';
 import {
   hashSubtree,
-  hashSubtrees,
   maxSubtreeLen,
-  mergeManySubtreesNonRoot,
   mergeSubtreesNonRoot,
   mergeSubtreesRoot,
   Mode,
@@ -66,28 +64,6 @@ export function rootOf(
   let right = hashSubtree(tail, tailOffset, resolved);
   for (let i = stack.length - 1; i > 0; i--) right = mergeSubtreesNonRoot(stack[i], right, resolved);
   return mergeSubtreesRoot(stack[0], right, { ...mode, dkLen });
-}
-
-// Bao's tree, the hash mode: leaves of a power of two chunks, parents checked one by one.
-
-/** The chaining values of the consecutive leaves of `leafBytes` in `bytes` (the last may be shorter), the first at `offset`. */
-export function leafCvs(bytes: Uint8Array, offset: number, leafBytes: number): Uint8Array {
-  return hashSubtrees(bytes, offset, leafBytes);
-}
-
-/** The chaining values of the 64-byte parent nodes in `nodes`, one after another. */
-export function parentCvs(nodes: Uint8Array): Uint8Array {
-  return mergeManySubtreesNonRoot(nodes);
-}
-
-/** The root of a tree of more than one leaf, from its two children. */
-export function rootParent(left: Uint8Array, right: Uint8Array): Uint8Array {
-  return mergeSubtreesRoot(left, right);
-}
-
-/** The root of a tree of one leaf: the hash of its bytes. */
-export function soleLeafRoot(leaf: Uint8Array): Uint8Array {
-  return blake3(leaf);
 }
 
 /** A short public fingerprint of a key, so that a state made under another key is refused. */
