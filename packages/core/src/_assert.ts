@@ -22,7 +22,7 @@ export function describe(value: unknown): string {
  * 2^30, an array every engine allocates. Longer outputs come from `reader()` in pieces; the
  * output stream itself runs to 2^64 bytes.
  */
-export const MAX_OUTPUT_LEN = 2 ** 30;
+export const MAX_OUTPUT_LEN: number = 2 ** 30;
 
 /** A non-negative safe integer, e.g. a length. */
 export function anumber(value: unknown, name: string): number {

@@ -3,7 +3,7 @@ import { aLiveBuffer, describe, isPlainBytes, viewBytes } from './_assert.js';
 export type Input = Uint8Array | ArrayBufferView | ArrayBufferLike | string;
 
 /** True on little-endian hosts, where input words can be read through a Uint32Array view. */
-export const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
+export const LITTLE_ENDIAN: boolean = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
 
 let encoder: TextEncoder | undefined;
 

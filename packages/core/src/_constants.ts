@@ -4,7 +4,7 @@ export const KEY_LEN = 32;
 export const BLOCK_LEN = 64;
 export const CHUNK_LEN = 1024;
 /** Chunk and output block counters are 64 bits, kept as two 32-bit words: hi = counter / 2^32. */
-export const TWO_POW_32 = 2 ** 32;
+export const TWO_POW_32: number = 2 ** 32;
 /** Enough chaining values for 2^54 chunks, i.e. inputs up to 2^64 bytes. */
 export const MAX_DEPTH = 54;
 

@@ -53,9 +53,9 @@ export function compressChunkBlocks(
  * parent, so that it can give either a chaining value or, as the root, any number of output bytes.
  */
 export class Node implements KernelNode {
-  readonly cv = new Uint32Array(8);
-  readonly block = new Uint32Array(16);
-  readonly block8 = new Uint8Array(this.block.buffer);
+  readonly cv: Uint32Array = new Uint32Array(8);
+  readonly block: Uint32Array = new Uint32Array(16);
+  readonly block8: Uint8Array = new Uint8Array(this.block.buffer);
   counter = 0;
   blockLen = 0;
   flags = 0;

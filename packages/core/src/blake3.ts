@@ -81,8 +81,14 @@ export function blake3(input: Input, opts?: Blake3Opts): Uint8Array {
   return out;
 }
 
-/** A new incremental hasher in the mode `opts` describes. */
-blake3.create = function create(opts?: Blake3Opts): Hasher {
-  const mode = resolveMode(opts);
-  return new Hasher(new HasherState().init(mode.key, mode.flags), mode.dkLen);
-};
+// Declared beside the function, and attached below, so the declaration file states its type.
+export declare namespace blake3 {
+  /** A new incremental hasher in the mode `opts` describes. */
+  function create(opts?: Blake3Opts): Hasher;
+}
+Object.assign(blake3, {
+  create(opts?: Blake3Opts): Hasher {
+    const mode = resolveMode(opts);
+    return new Hasher(new HasherState().init(mode.key, mode.flags), mode.dkLen);
+  },
+});

@@ -10,19 +10,19 @@
 // never hash batches leave them out.
 import { BLOCK_LEN, CHUNK_LEN } from '../_constants.js';
 
-export const MAX_CHUNKS = 64;
-export const XOF_MAX_GROUPS = 64;
-export const IN_PTR = 0;
-export const CV_PTR = IN_PTR + MAX_CHUNKS * CHUNK_LEN;
+export const MAX_CHUNKS: number = 64;
+export const XOF_MAX_GROUPS: number = 64;
+export const IN_PTR: number = 0;
+export const CV_PTR: number = IN_PTR + MAX_CHUNKS * CHUNK_LEN;
 // One spare group: the last parent level reads a right-hand group that holds no valid CV.
 const CV_BYTES = (MAX_CHUNKS / 4 + 1) * 128;
-export const KEY_PTR = CV_PTR + CV_BYTES;
-export const ROOT_PTR = KEY_PTR + 32;
-export const XOF_PTR = ROOT_PTR + 96;
+export const KEY_PTR: number = CV_PTR + CV_BYTES;
+export const ROOT_PTR: number = KEY_PTR + 32;
+export const XOF_PTR: number = ROOT_PTR + 96;
 /** The end of the areas above; the `many` areas (_many-layout.ts) follow. */
-export const XOF_END = XOF_PTR + XOF_MAX_GROUPS * 4 * BLOCK_LEN;
+export const XOF_END: number = XOF_PTR + XOF_MAX_GROUPS * 4 * BLOCK_LEN;
 /** Pages of the areas above: all that `chunks`, `xof` and `one` touch. */
-export const HASH_PAGES = (XOF_END + 0xffff) >> 16;
+export const HASH_PAGES: number = (XOF_END + 0xffff) >> 16;
 
 /** What the module exports: its memory and its functions. */
 export type KernelExports = {

@@ -157,7 +157,7 @@ export class FunctionBody {
     return this;
   }
 
-  simdMem(code: SimdMemOp, offset = 0, alignLog2 = code === V128_LOAD || code === V128_STORE ? 4 : 2): this {
+  simdMem(code: SimdMemOp, offset = 0, alignLog2: number = code === V128_LOAD || code === V128_STORE ? 4 : 2): this {
     return this.simd(code as number as SimdOp).#memarg(offset, alignLog2);
   }
 
