@@ -1,0 +1,97 @@
+/// <reference path="../../e2e/fixtures/stream-globals.d.ts" />
+// `pnpm bench:stream:builds DIR`: the stream cases of `bench:stream` for this tree's build and for
+// another checkout's (DIR, built) side by side, in Node, Chromium and Firefox: one round of each
+// build in turn, so both see the same machine; prints a table per engine, writes nothing.
+import { loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import * as core from '@blake3-web/core';
+import * as stream from '@blake3-web/stream';
+import { chromium, firefox, type Page } from 'playwright-core';
+
+import { startFixtureServer } from '../../e2e/server/fixture-server.ts';
+import { LAUNCH_OPTIONS } from '../../scripts/browser-paths.mjs';
+import { median } from './stats.ts';
+import { measureStreams, type StreamBenchResult } from './stream-measure.ts';
+
+const dir = resolve(process.argv.slice(2).find((a) => a !== '--') ?? '');
+const rounds = Number(process.env.ROUNDS ?? 5);
+const opts = { totalBytes: 128 << 20, chunkBytes: 64 << 10, rounds: 1 };
+
+type Libs = Parameters<typeof measureStreams>[0];
+const other: Libs = {
+  core: await import(pathToFileURL(join(dir, 'packages/core/dist/index.js')).href),
+  stream: await import(pathToFileURL(join(dir, 'packages/stream/dist/index.js')).href),
+};
+
+/** Appends one round's numbers to the running totals. */
+function add(into: StreamBenchResult | undefined, round: StreamBenchResult): StreamBenchResult {
+  if (!into) return round;
+  for (const r of round) into.find((x) => x.case === r.case)!.mbps.push(...r.mbps);
+  return into;
+}
+
+async function onPage(page: Page): Promise<StreamBenchResult> {
+  return page.evaluate(
+    async ({ source, opts }) => {
+      const fn = new Function(`const __name = (f) => f; return (${source})`)() as typeof measureStreams;
+      return fn(globalThis.blake3WebStream!, opts);
+    },
+    { source: measureStreams.toString(), opts },
+  );
+}
+
+function table(title: string, before: StreamBenchResult, after: StreamBenchResult): string {
+  const lines = [`### ${title}`, '', '| | before MB/s | after MB/s | after / before |', '|:--|--:|--:|--:|'];
+  for (const a of after) {
+    const b = before.find((x) => x.case === a.case);
+    if (!b) continue;
+    const [mb, ma] = [median(b.mbps), median(a.mbps)];
+    lines.push(`| ${a.case} | ${mb.toFixed(0)} | ${ma.toFixed(0)} | ${(ma / mb).toFixed(2)} |`);
+  }
+  return lines.join('\n');
+}
+
+const loadBefore = loadavg()[0].toFixed(1);
+await core.ready();
+await other.core.ready();
+const sections: string[] = [];
+{
+  let before: StreamBenchResult | undefined;
+  let after: StreamBenchResult | undefined;
+  for (let r = 0; r < rounds; r++) {
+    after = add(after, await measureStreams({ core, stream }, opts));
+    before = add(before, await measureStreams(other, opts));
+  }
+  sections.push(table(`Node ${process.versions.node}`, before!, after!));
+}
+const { startFixtureServer: startOther } = (await import(
+  pathToFileURL(join(dir, 'e2e/server/fixture-server.ts')).href
+)) as { startFixtureServer: typeof startFixtureServer };
+for (const engine of ['chromium', 'firefox'] as const) {
+  const servers = [await startFixtureServer(), await startOther()];
+  const browser = await { chromium, firefox }[engine].launch(LAUNCH_OPTIONS[engine]);
+  try {
+    const pages: Page[] = [];
+    for (const server of servers) {
+      const page = await browser.newPage();
+      await page.goto(`${server.url}/coi/e2e/pages/stream.html`);
+      await page.waitForFunction(() => globalThis.blake3WebStream !== undefined);
+      await page.evaluate(() => globalThis.blake3WebStream!.core.ready());
+      pages.push(page);
+    }
+    let before: StreamBenchResult | undefined;
+    let after: StreamBenchResult | undefined;
+    for (let r = 0; r < rounds; r++) {
+      after = add(after, await onPage(pages[0]));
+      before = add(before, await onPage(pages[1]));
+    }
+    sections.push(table(`${engine} ${browser.version()}`, before!, after!));
+  } finally {
+    await browser.close();
+    for (const s of servers) await s.close();
+  }
+}
+console.log(
+  `${sections.join('\n\n')}\n\n${rounds} rounds per build, alternating; 1-minute load ${loadBefore} before, ${loadavg()[0].toFixed(1)} after (2 cores).`,
+);
