@@ -11,9 +11,10 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Upload, type UploadOptions } from 'tus-js-client';
 import { startTusd, type Tusd } from '../../../go/tusd-blake3/setup/tusd.mjs';
-import { blake3Tus, ROOT_HEADER, type Blake3TusDiscard, type Blake3TusOpts } from '../src/index.ts';
+import { ROOT_HEADER, type Blake3TusOpts } from '../src/index.ts';
 import { VERIFIED_HEADER } from '../src/tus-server.ts';
 import { blobBodyStack, inThreadHashers, memoryStore } from './_in-thread.ts';
+import { discards, uploadThroughAdapter, type Outcome } from './_tus-client.ts';
 
 const CHUNK = 64 * 1024;
 const SIZE = 1_000_000 + 123;
@@ -25,45 +26,22 @@ const REFUSAL = /^ERR_BLAKE3_VERIFICATION_FAILED: BLAKE3 verification failed: /;
 
 const { createWorker, closeAll } = inThreadHashers();
 
-type Outcome = {
-  ok: boolean;
-  status?: number;
-  body?: string;
-  verified?: string;
-  url: string | null;
-};
+/** What tusd answered: the outcome, and the status and body of a refusal. */
+type Answer = Outcome & { status?: number; body?: string };
 
 function runUpload(
   endpoint: string,
   opts: Blake3TusOpts,
-  extra: Partial<UploadOptions> = {},
+  extra?: Partial<UploadOptions>,
   stopAt?: number,
-  input: File = file,
+  input = file,
 ) {
-  const b3 = blake3Tus({ createWorker, ...opts });
-  let upload!: Upload;
-  const done = new Promise<Outcome>((resolve) => {
-    upload = new Upload(input, {
-      endpoint,
-      chunkSize: CHUNK,
-      retryDelays: [0, 10, 10],
-      ...b3.options,
-      ...extra,
-      onProgress(sent) {
-        if (stopAt !== undefined && sent >= stopAt)
-          void upload.abort().then(() => resolve({ ok: false, url: upload.url }));
-      },
-      onSuccess: ({ lastResponse }) =>
-        resolve({ ok: true, verified: lastResponse.getHeader(VERIFIED_HEADER), url: upload.url }),
-      onError: (error) => {
-        const res = (error as { originalResponse?: { getStatus(): number; getBody(): string } | null })
-          .originalResponse;
-        resolve({ ok: false, status: res?.getStatus(), body: res?.getBody(), url: upload.url });
-      },
-    } as UploadOptions);
+  const { b3, done } = uploadThroughAdapter(endpoint, input, { createWorker, ...opts }, extra, stopAt);
+  const answered = done.then((out): Answer => {
+    const res = out.error?.originalResponse;
+    return res ? { ...out, status: res.getStatus(), body: res.getBody() } : out;
   });
-  upload.start();
-  return { b3, done };
+  return { b3, done: answered };
 }
 
 /** tusd's offset of the upload at `url`, or its status when it has none (404: gone). */
@@ -74,16 +52,8 @@ async function head(url: string): Promise<number | { status: number }> {
 
 const idOf = (url: string) => url.split('/').at(-1)!;
 
-function discards() {
-  const events: Blake3TusDiscard[] = [];
-  return {
-    onDiscard: (e: Blake3TusDiscard) => events.push(e),
-    seen: () => events.map((e) => [e.reason, e.url, e.fresh]),
-  };
-}
-
 /** Asserts tusd's refusal: 460, the hook's reason, no computed hash, the upload gone. */
-async function assertRefused(tusd: Tusd, out: Outcome, why: RegExp, computed: string[]): Promise<void> {
+async function assertRefused(tusd: Tusd, out: Answer, why: RegExp, computed: string[]): Promise<void> {
   assert.equal(out.ok, false);
   assert.equal(out.status, 460);
   assert.match(out.body ?? '', REFUSAL);
@@ -208,7 +178,7 @@ describe('tusd with the BLAKE3 hook in keyed and derive_key modes', () => {
 });
 
 /** One upload of `body` in a single PATCH sent with `root` as the Upload-Blake3 values (none, one, several). */
-async function patchWith(tusd: Tusd, body: Uint8Array, root: string[]): Promise<Outcome> {
+async function patchWith(tusd: Tusd, body: Uint8Array, root: string[]): Promise<Answer> {
   const created = await fetch(tusd.endpoint, {
     method: 'POST',
     headers: { 'Tus-Resumable': '1.0.0', 'Upload-Length': String(body.length) },
@@ -274,7 +244,7 @@ describe('tusd with the BLAKE3 hook: roots that cannot be checked are refused (f
     });
 
   it('tus-js-client without the adapter (no root at all): refused', async () => {
-    const out = await new Promise<Outcome>((resolve) => {
+    const out = await new Promise<Answer>((resolve) => {
       const upload = new Upload(Buffer.from(body), {
         endpoint: tusd.endpoint,
         chunkSize: CHUNK,
