@@ -227,6 +227,15 @@ func TestRunAsFileHook(t *testing.T) {
 		t.Errorf("stdout %s", out.String())
 	}
 
+	req, path, _ := upload(t, data, root)
+	os.Truncate(path, 10)
+	in, _ = json.Marshal(req)
+	out.Reset()
+	if code := run(bytes.NewReader(in), &out, &errOut, func(string) string { return "" }); code != 1 ||
+		out.String() != errUnverifiable.Error()+"\n" || !strings.Contains(errOut.String(), path) {
+		t.Errorf("a file that cannot be checked: exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
+	}
+
 	for name, c := range map[string]struct {
 		stdin string
 		env   map[string]string
@@ -237,7 +246,7 @@ func TestRunAsFileHook(t *testing.T) {
 	} {
 		out.Reset()
 		code := run(strings.NewReader(c.stdin), &out, &errOut, func(k string) string { return c.env[k] })
-		if code != 1 || out.Len() == 0 {
+		if code != 1 || out.String() != "the BLAKE3 hook failed\n" {
 			t.Errorf("%s: exit %d, stdout %q", name, code, out.String())
 		}
 	}

@@ -10,6 +10,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -17,8 +18,13 @@ import (
 
 func run(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	fail := func(err error) int {
-		// tusd puts the output of a failed hook in its 500 response: a message, never a hash.
-		fmt.Fprintln(stdout, err)
+		// tusd puts the output of a failed hook in its 500 response: what failed, without the
+		// server's paths, which go to tusd's log with the rest.
+		if errors.Is(err, errUnverifiable) {
+			fmt.Fprintln(stdout, errUnverifiable)
+		} else {
+			fmt.Fprintln(stdout, "the BLAKE3 hook failed")
+		}
 		fmt.Fprintln(stderr, "tusd-blake3:", err)
 		return 1
 	}
