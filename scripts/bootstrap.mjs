@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Everything a fresh machine with only Node 20 and npm needs: the pinned pnpm, the workspace
-// dependencies and, with --test, the reference implementations the differential tests use.
+// dependencies and, with --test, the reference implementations the differential tests use and
+// the servers the tests upload to.
 import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -25,6 +26,9 @@ if (forTests) {
   ensureB3sum();
   const { ensureBao } = await import(join(root, 'packages/stream/setup/bao-setup.mjs'));
   ensureBao();
+  // tusd, the Go tus server the upload tests run the hook of go/tusd-blake3 in.
+  const { ensureTusd } = await import(join(root, 'go/tusd-blake3/setup/tusd.mjs'));
+  ensureTusd();
   // The e2e tests drive Debian's Chromium, Firefox ESR and WebKitGTK.
   const { ensureBrowsers } = await import('./browsers.mjs');
   ensureBrowsers();

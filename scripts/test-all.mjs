@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Every test, in order: the formatting and import-graph checks, unit tests (Node), the core's
-// suite under Deno and Bun, the e2e specs in Chromium, Firefox and WebKit, then the example apps
+// Every test, in order: the formatting and import-graph checks, unit tests (Node), the Go tests
+// of the tusd hook, the core's suite under Deno and Bun, the e2e specs in Chromium, Firefox and WebKit, then the example apps
 // built by each bundler. Each step runs even when an earlier one failed, so one run shows
 // everything; the summary at the end has counts per runtime and per engine, and the exit status
 // is non-zero when anything failed.
@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { findGo, goEnv } from './go.mjs';
 import { playwrightCounts } from './playwright-counts.mjs';
 import { env, pnpmBin, root } from './tools.mjs';
 
@@ -17,9 +18,9 @@ const rows = [];
 const notes = [];
 
 /** Runs a command with inherited output, also keeping the output for parsing. */
-function run(cmd, args) {
+function run(cmd, args, opts = {}) {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: root, env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, { cwd: root, env: env(), stdio: ['ignore', 'pipe', 'pipe'], ...opts });
     let output = '';
     child.stdout.on('data', (d) => {
       process.stdout.write(d);
@@ -75,6 +76,32 @@ async function unitTests() {
   });
   const backends = [...new Set([...output.matchAll(/\[(wasm-simd|js)\]/g)].map((m) => m[1]))];
   if (backends.length > 0) notes.push(`node: core backends tested: ${backends.join(', ')}`);
+}
+
+async function goTests() {
+  heading('Go tests (go/tusd-blake3, the tusd hook)');
+  const go = findGo();
+  if (go === undefined) {
+    rows.push({ name: 'go (tusd hook)', passed: 0, failed: 0, skipped: 0, seconds: 0, exitStatus: 127 });
+    notes.push('go: not found (set GO to the go command)');
+    return;
+  }
+  const started = Date.now();
+  const { status, output } = await run(go, ['test', '-count=1', '-v', './...'], {
+    cwd: join(root, 'go/tusd-blake3'),
+    env: goEnv(env()),
+  });
+  // go test -v prints one line per test and subtest: "--- PASS: Name (0.00s)".
+  const count = (word) => [...output.matchAll(new RegExp(`^\\s*--- ${word}: `, 'gm'))].length;
+  rows.push({
+    name: 'go (tusd hook)',
+    passed: count('PASS'),
+    failed: count('FAIL'),
+    skipped: count('SKIP'),
+    seconds: (Date.now() - started) / 1000,
+    // A build that failed runs no test: that is a failure, not a pass.
+    exitStatus: count('PASS') === 0 ? status || 1 : status,
+  });
 }
 
 async function runtimes() {
@@ -157,6 +184,7 @@ async function examples() {
 const started = Date.now();
 await checks();
 await unitTests();
+await goTests();
 await runtimes();
 await e2e();
 await examples();

@@ -9,10 +9,11 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Upload, type UploadOptions } from 'tus-js-client';
-import { blake3Tus, type Blake3TusDiscard, type Blake3TusOpts, type Checkpoint } from '../src/index.ts';
+import { blake3Tus, type Blake3TusOpts, type Checkpoint } from '../src/index.ts';
 import { makeCheckpoint } from '../src/checkpoint.ts';
-import { MISMATCH_STATUS, VERIFIED_HEADER } from '../src/tus-server.ts';
+import { MISMATCH_STATUS } from '../src/tus-server.ts';
 import { blobBodyStack, inThreadHashers, memoryStore } from './_in-thread.ts';
+import { discards, uploadThroughAdapter, type Outcome } from './_tus-client.ts';
 import { startTusServer, type TusTestServer } from './_tus-server.ts';
 
 const CHUNK = 64 * 1024;
@@ -42,49 +43,15 @@ function remade(c: Checkpoint, upload: string, mode: string): Checkpoint {
   return makeCheckpoint(upload, mode, c.offset, stack);
 }
 
-/** The discards reported, as [reason, url, fresh]. */
-function discards(): { events: Blake3TusDiscard[]; onDiscard: (e: Blake3TusDiscard) => void; seen(): unknown[] } {
-  const events: Blake3TusDiscard[] = [];
-  return { events, onDiscard: (e) => events.push(e), seen: () => events.map((e) => [e.reason, e.url, e.fresh]) };
-}
-
 const { createWorker, closeAll } = inThreadHashers();
 
-type Outcome = {
-  ok: boolean;
-  error?: Error & { originalResponse?: { getStatus(): number; getBody(): string } | null };
-  verified?: string;
-  url: string | null;
-};
-
-function runUploadWith(
+const runUploadWith = (
   endpoint: string,
   opts: Blake3TusOpts,
   extra: Partial<UploadOptions> = {},
   stopAt?: number,
   input: File = file,
-) {
-  const b3 = blake3Tus({ createWorker, ...opts });
-  let upload!: Upload;
-  const done = new Promise<Outcome>((resolve) => {
-    upload = new Upload(input, {
-      endpoint,
-      chunkSize: CHUNK,
-      retryDelays: [0, 10, 10],
-      ...b3.options,
-      ...extra,
-      onProgress(sent) {
-        if (stopAt !== undefined && sent >= stopAt)
-          void upload.abort().then(() => resolve({ ok: false, url: upload.url }));
-      },
-      onSuccess: ({ lastResponse }) =>
-        resolve({ ok: true, verified: lastResponse.getHeader(VERIFIED_HEADER), url: upload.url }),
-      onError: (error) => resolve({ ok: false, error: error as Outcome['error'], url: upload.url }),
-    } as UploadOptions);
-  });
-  upload.start();
-  return { b3, done };
-}
+) => uploadThroughAdapter(endpoint, input, { createWorker, ...opts }, { chunkSize: CHUNK, ...extra }, stopAt);
 
 // Both ways of feeding the worker: the adapter reads each slice and hands its bytes to the
 // request and the worker (Node's default), or tus sends the File's own slices and the worker
