@@ -2,10 +2,10 @@ import { aChunk, aSmallLog } from '../_assert.js';
 import { IntegrityError } from '../integrity-error.js';
 import { BufferPool } from './_buffer-pool.js';
 import { ByteQueue } from './_byte-queue.js';
-import { gatedPair, type GatedTransformer } from './_gated-pair.js';
 import { baoHash, MAX_BATCH_LOG, resolveLeafBytes, type BaoTreeOpts } from './_options.js';
 import { outboardSource, type OutboardSource } from './_outboard-source.js';
 import { TreeVerifier } from './_tree-verifier.js';
+import { StreamPair, type PairTransformer } from '../_stream-pair.js';
 import { CHUNK_LEN, HEADER_LEN, outboardSubtreeLen, PARENT_LEN, visitSubtree } from './tree-shape.js';
 
 export interface BaoVerifyOpts extends BaoTreeOpts {
@@ -41,7 +41,7 @@ export interface BaoVerifyOpts extends BaoTreeOpts {
  *
  * It is a readable/writable pair, what `pipeThrough` takes, and not a `TransformStream`
  * subclass: a TransformStream's readable side is never a byte stream, and its sides drop the
- * chunks the reader has not taken when it errors (see `_gated-pair.ts`). A subclass would hand
+ * chunks the reader has not taken when it errors (see `_stream-pair.ts`). A subclass would hand
  * `TransformStream.prototype`'s getters streams that carry nothing; here they throw.
  *
  * @example
@@ -51,27 +51,24 @@ export interface BaoVerifyOpts extends BaoTreeOpts {
  * ```
  */
 export class BaoVerifyStream implements ReadableWritablePair<Uint8Array, Uint8Array> {
-  readonly #readable: ReadableStream<Uint8Array>;
-  readonly #writable: WritableStream<Uint8Array>;
+  readonly #pair: StreamPair;
 
   constructor(hash: Uint8Array | string, opts: BaoVerifyOpts = {}) {
     const want = baoHash(hash);
     const leafBytes = resolveLeafBytes(opts);
     const batchBytes = CHUNK_LEN * 2 ** aSmallLog(opts.batchLog, 'opts.batchLog', MAX_BATCH_LOG);
     const outboard = opts.outboard === undefined ? undefined : outboardSource(opts.outboard, want);
-    const pair = gatedPair(new BaoVerifier(want, leafBytes, batchBytes, outboard));
-    this.#readable = pair.readable;
-    this.#writable = pair.writable;
+    this.#pair = new StreamPair(new BaoVerifier(want, leafBytes, batchBytes, outboard));
   }
 
   /** The verified content: a byte stream where the engine has them. */
   get readable(): ReadableStream<Uint8Array> {
-    return this.#readable;
+    return this.#pair.readable;
   }
 
   /** The encoding (or the content, beside an outboard). */
   get writable(): WritableStream<Uint8Array> {
-    return this.#writable;
+    return this.#pair.writable;
   }
 }
 
@@ -143,7 +140,7 @@ function encodingRuns(len: number, leafBytes: number): number[] {
 }
 
 /** The stream side of the decoder: feeds written bytes and outboard bytes to a TreeVerifier. */
-class BaoVerifier implements GatedTransformer {
+class BaoVerifier implements PairTransformer {
   readonly #hash: Uint8Array;
   readonly #batchBytes: number;
   readonly #verifier: TreeVerifier;
