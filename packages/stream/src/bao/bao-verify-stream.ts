@@ -217,63 +217,92 @@ class BaoVerifier implements PairTransformer {
     deliver: (bytes: Uint8Array) => number = () => 0,
   ): Promise<void> {
     const verifier = this.#verifier;
+    for (;;) {
+      let goOn: boolean | undefined;
+      if (this.#gathering) goOn = await this.#gather(this.#gathering, emit, final);
+      else if (verifier.kind === 'done') return this.#endOfTree();
+      else if (verifier.kind === 'leaf') goOn = this.#startLeaf(final);
+      else if (verifier.kind === 'parent' && verifier.wholeSubtree) goOn = this.#takeSubtree(emit, deliver, final);
+      goOn ??= await this.#readNode();
+      if (!goOn) return;
+    }
+  }
+
+  /** Gathers what the node still needs from the queue; checks it once all its bytes are there. Whether to go on. */
+  async #gather(node: Gathering, emit: (out: Uint8Array) => void, final: boolean): Promise<boolean> {
+    this.#consumed += node.fill(this.#input);
+    if (node.missing > 0) {
+      if (final) await this.#verifyPart(node, emit);
+      return false;
+    }
+    this.#gathering = undefined;
+    await this.#verifyWhole(node, emit);
+    return true;
+  }
+
+  /** The tree is complete: any byte written after it is an error. */
+  #endOfTree(): void {
+    const input = this.#input;
+    if (input.size === 0) return;
+    const what = this.#outboard ? 'content' : 'Bao encoding';
+    throw IntegrityError.corrupt(
+      this.#hash,
+      `the ${what} has ${input.size} bytes after the end of its tree, at byte ${this.#consumed}`,
+    );
+  }
+
+  /** A leaf is next: gathered from the bytes there are, or, if none, from the next write. Whether to go on. */
+  #startLeaf(final: boolean): boolean {
+    const len = this.#verifier.len;
+    if (this.#input.size === 0 && len > 0 && !final) return false;
+    this.#gathering = new Gathering(
+      this.#verifier.start,
+      this.#pool.take(len),
+      this.#parentScratch.subarray(0, 0),
+      undefined,
+    );
+    return true;
+  }
+
+  /**
+   * A whole subtree is next: checked where it lies beside an outboard, waited for, or gathered
+   * whole when it fits (see #run). Whether to go on; undefined when it is entered parent by parent.
+   */
+  #takeSubtree(
+    emit: (out: Uint8Array) => void,
+    deliver: (bytes: Uint8Array) => number,
+    final: boolean,
+  ): boolean | undefined {
+    const { start, len, leafBytes } = this.#verifier;
     const input = this.#input;
     const outboard = this.#outboard;
-    const leafBytes = verifier.leafBytes;
-    for (;;) {
-      const gathering = this.#gathering;
-      if (gathering) {
-        this.#consumed += gathering.fill(input);
-        if (gathering.missing > 0) {
-          if (final) await this.#verifyPart(gathering, emit);
-          return;
-        }
-        this.#gathering = undefined;
-        await this.#verifyWhole(gathering, emit);
-        continue;
-      }
-      const { kind, start, len } = verifier;
-      if (kind === 'done') {
-        if (input.size > 0) {
-          const what = outboard ? 'content' : 'Bao encoding';
-          throw IntegrityError.corrupt(
-            this.#hash,
-            `the ${what} has ${input.size} bytes after the end of its tree, at byte ${this.#consumed}`,
-          );
-        }
-        return;
-      }
-      if (kind === 'leaf') {
-        if (input.size === 0 && len > 0 && !final) return;
-        this.#gathering = new Gathering(start, this.#pool.take(len), this.#parentScratch.subarray(0, 0), undefined);
-        continue;
-      }
-      if (kind === 'parent' && verifier.wholeSubtree) {
-        const parentBytes = outboardSubtreeLen(len, leafBytes);
-        if (outboard && this.#verifyInPlace(len, parentBytes, emit, deliver)) continue;
-        // The next write may hold the whole subtree, to verify where it lies.
-        if (outboard && input.size === 0 && !final) return;
-        const encodedBytes = outboard ? len : len + parentBytes;
-        // Waiting for a subtree whose content fits in the largest write holds at most two
-        // writes' worth; final: only what is queued.
-        const fits = final ? encodedBytes <= input.size : len <= this.#largestWrite || encodedBytes <= input.size;
-        if (fits || (len <= this.#batchBytes && !final)) {
-          let runs = outboard ? undefined : this.#runs.get(len);
-          if (!outboard && !runs) this.#runs.set(len, (runs = encodingRuns(len, leafBytes)));
-          const parents = this.#parents(outboard ? 0 : parentBytes);
-          this.#gathering = new Gathering(start, this.#pool.take(len), parents, runs);
-          continue;
-        }
-      }
-      // The header or a single parent: from the outboard, or from the combined encoding.
-      const size = kind === 'header' ? HEADER_LEN : PARENT_LEN;
-      let bytes: Uint8Array | Promise<Uint8Array> | undefined = outboard ? outboard.read(size) : input.take(size);
-      if (bytes instanceof Promise) bytes = await bytes;
-      if (bytes === undefined) return;
-      if (!outboard) this.#consumed += size;
-      if (kind === 'header') verifier.header(bytes);
-      else verifier.parent(bytes);
-    }
+    const parentBytes = outboardSubtreeLen(len, leafBytes);
+    if (outboard && this.#verifyInPlace(len, parentBytes, emit, deliver)) return true;
+    // The next write may hold the whole subtree, to verify where it lies.
+    if (outboard && input.size === 0 && !final) return false;
+    const encodedBytes = outboard ? len : len + parentBytes;
+    // Waiting for a subtree whose content fits in the largest write holds at most two writes'
+    // worth; final: only what is queued.
+    const fits = final ? encodedBytes <= input.size : len <= this.#largestWrite || encodedBytes <= input.size;
+    if (!fits && (len > this.#batchBytes || final)) return undefined;
+    let runs = outboard ? undefined : this.#runs.get(len);
+    if (!outboard && !runs) this.#runs.set(len, (runs = encodingRuns(len, leafBytes)));
+    this.#gathering = new Gathering(start, this.#pool.take(len), this.#parents(outboard ? 0 : parentBytes), runs);
+    return true;
+  }
+
+  /** The header or a single parent, from the outboard or from the combined encoding. Whether to go on. */
+  async #readNode(): Promise<boolean> {
+    const verifier = this.#verifier;
+    const outboard = this.#outboard;
+    const size = verifier.kind === 'header' ? HEADER_LEN : PARENT_LEN;
+    let bytes: Uint8Array | Promise<Uint8Array> | undefined = outboard ? outboard.read(size) : this.#input.take(size);
+    if (bytes instanceof Promise) bytes = await bytes;
+    if (bytes === undefined) return false;
+    if (!outboard) this.#consumed += size;
+    if (verifier.kind === 'header') verifier.header(bytes);
+    else verifier.parent(bytes);
+    return true;
   }
 
   /**
