@@ -218,12 +218,13 @@ class BaoVerifier implements PairTransformer {
   ): Promise<void> {
     const verifier = this.#verifier;
     for (;;) {
-      let goOn: boolean | undefined;
+      let goOn: boolean | Promise<boolean> | undefined;
       if (this.#gathering) goOn = await this.#gather(this.#gathering, emit, final);
       else if (verifier.kind === 'done') return this.#endOfTree();
       else if (verifier.kind === 'leaf') goOn = this.#startLeaf(final);
       else if (verifier.kind === 'parent' && verifier.wholeSubtree) goOn = this.#takeSubtree(emit, deliver, final);
-      goOn ??= await this.#readNode();
+      goOn ??= this.#readNode();
+      if (goOn instanceof Promise) goOn = await goOn;
       if (!goOn) return;
     }
   }
@@ -291,17 +292,27 @@ class BaoVerifier implements PairTransformer {
     return true;
   }
 
-  /** The header or a single parent, from the outboard or from the combined encoding. Whether to go on. */
-  async #readNode(): Promise<boolean> {
-    const verifier = this.#verifier;
+  /**
+   * The header or a single parent, from the outboard or from the combined encoding. Whether to
+   * go on; a promise only while a streamed outboard is read.
+   */
+  #readNode(): boolean | Promise<boolean> {
+    const size = this.#verifier.kind === 'header' ? HEADER_LEN : PARENT_LEN;
     const outboard = this.#outboard;
-    const size = verifier.kind === 'header' ? HEADER_LEN : PARENT_LEN;
-    let bytes: Uint8Array | Promise<Uint8Array> | undefined = outboard ? outboard.read(size) : this.#input.take(size);
-    if (bytes instanceof Promise) bytes = await bytes;
+    if (!outboard) {
+      const bytes = this.#input.take(size);
+      if (bytes !== undefined) this.#consumed += size;
+      return this.#takeNode(bytes);
+    }
+    const bytes = outboard.read(size);
+    return bytes instanceof Promise ? bytes.then((b) => this.#takeNode(b)) : this.#takeNode(bytes);
+  }
+
+  /** Checks the header or parent read, if there is one. */
+  #takeNode(bytes: Uint8Array | undefined): boolean {
     if (bytes === undefined) return false;
-    if (!outboard) this.#consumed += size;
-    if (verifier.kind === 'header') verifier.header(bytes);
-    else verifier.parent(bytes);
+    if (this.#verifier.kind === 'header') this.#verifier.header(bytes);
+    else this.#verifier.parent(bytes);
     return true;
   }
 
