@@ -1,6 +1,7 @@
-// Blake3Stream and VerifyStream as TransformStreams in every engine: the web-platform-tests for
-// identity transforms (testkit's identityTransformSuite, also run under Node), writers that reuse
-// their buffer, and keyed mismatches that must not disclose the computed tag.
+// Blake3Stream and VerifyStream as TransformStreams in every engine, and BaoVerifyStream beside an
+// outboard as an identity pair: the web-platform-tests for identity transforms (testkit's
+// identityTransformSuite, also run under Node), writers that reuse their buffer, and keyed
+// mismatches that must not disclose the computed tag.
 import { abortOutcome, IDENTITY_TRANSFORM_KINDS, identityTransformSuite } from '@blake3-web/testkit';
 
 import type { EnginePage } from '../fixtures/engine-page.ts';
@@ -24,7 +25,13 @@ test.describe('streams as TransformStreams', () => {
           // The suite travels as source text; a compiler may have named functions through `__name`.
           const suite = new Function(`const __name = (f) => f; return (${source})`)() as typeof identityTransformSuite;
           return suite(
-            { blake3: (d) => core.blake3(d), Blake3Stream: stream.Blake3Stream, VerifyStream: stream.VerifyStream },
+            {
+              blake3: (d) => core.blake3(d),
+              baoEncode: (d, opts) => stream.baoEncode(d, opts),
+              Blake3Stream: stream.Blake3Stream,
+              VerifyStream: stream.VerifyStream,
+              BaoVerifyStream: stream.BaoVerifyStream,
+            },
             kind,
           );
         },

@@ -1,4 +1,5 @@
 import { aChunk } from './_assert.js';
+import { StreamPair } from './_stream-pair.js';
 
 export type PassThroughHooks = {
   /** Sees a copy of every chunk before it is passed on; throwing errors both sides. */
@@ -11,124 +12,34 @@ export type PassThroughHooks = {
 
 /**
  * A `TransformStream` that passes copies of Uint8Array chunks through, seeing each one, and
- * learns of every abort and cancel: Chromium 156, Firefox 153 and WebKitGTK 2.50 never call a
- * transformer's `cancel`, neither for a cancel nor for an abort, so a transformer alone cannot
- * see them.
+ * learns of every abort and cancel (a `StreamPair` on the base identity transform).
  *
  * `readable` is the TransformStream's own, so `TransformStream.prototype`'s getter gives it too
- * (the web-platform-tests' brand check). `writable` is a stream of ours in front of the base
- * identity transform: it copies and shows each chunk to the hooks, then writes the copy to the
- * base's writable side, whose only writer it holds, and waits, as that write does, until a read
- * takes the chunk. The base's writable side is therefore locked: nothing written around the
- * hooks can reach the reader. A cancel of the readable side errors the base's writable side
- * (Streams spec, TransformStreamDefaultSourceCancelAlgorithm), which that writer sees.
- *
- * Writes, backpressure and errors follow an identity TransformStream with the default
- * strategies (its writable side holds one chunk, its readable side none). One difference: an
- * abort fails a write that waits for a read at once (through the controller's `signal`), so the
- * write rejects and the abort settles even if no read ever comes; a platform TransformStream
- * leaves both pending until a read.
- *
- * Cost: the second writable side. Against the hand-made readable/writable pair these classes
- * had before (whose readable side failed the brand check), a hashing pass-through of 64 MiB in
- * 64 KiB chunks in Node 20 ran at 0.98x, 0.89x and 0.87x the pair's speed (3 runs, 9
- * interleaved rounds each, load 0.3 on 2 cores); bench:stream in Chromium 156 and Firefox 153
- * showed no loss (docs/BENCHMARKS.md, streams). The copy still costs the most.
+ * (the web-platform-tests' brand check). `writable` is the pair's, in front of the base's
+ * writable side, whose only writer it holds: nothing written around the hooks can reach the
+ * reader.
  */
 export class PassThroughTransform extends TransformStream<Uint8Array, Uint8Array> {
-  readonly #writable: WritableStream<Uint8Array>;
+  readonly #pair: StreamPair;
 
   constructor(hooks: PassThroughHooks) {
-    let base!: TransformStreamDefaultController<Uint8Array>;
-    super({ start: (controller) => void (base = controller) });
-    this.#writable = hookedWritable(super.writable.getWriter(), base, hooks);
+    let controller!: TransformStreamDefaultController<Uint8Array>;
+    super({ start: (c) => void (controller = c) });
+    const transformer = {
+      write(chunk: Uint8Array, emit: (out: Uint8Array) => void): void {
+        const copy = ownCopy(chunk);
+        hooks.chunk(copy);
+        emit(copy);
+      },
+      close: () => hooks.close(),
+      stop: (reason: unknown) => hooks.fail(reason),
+    };
+    this.#pair = new StreamPair(transformer, { controller, readable: super.readable, writable: super.writable });
   }
 
   override get writable(): WritableStream<Uint8Array> {
-    return this.#writable;
+    return this.#pair.writable;
   }
-}
-
-// The constructor as this module found it, as a TransformStream uses the original one: code that
-// replaces the global later (a polyfill, a test) does not change what these streams are made of.
-const OwnWritableStream: typeof WritableStream = globalThis.WritableStream;
-
-/** The writable side: `inner` writes to the base transform's writable side, `base` errors both of its sides. */
-function hookedWritable(
-  inner: WritableStreamDefaultWriter<Uint8Array>,
-  base: TransformStreamDefaultController<Uint8Array>,
-  hooks: PassThroughHooks,
-): WritableStream<Uint8Array> {
-  let failure: { reason: unknown } | undefined;
-  let sink!: WritableStreamDefaultController;
-  /** Whether a chunk was written: a write may then wait for a read. */
-  let written = false;
-
-  const fail = (reason: unknown): void => {
-    if (failure) return;
-    failure = { reason };
-    hooks.fail(reason);
-  };
-  /** A chunk or a hook failed: both sides error with the reason, the reader's at once. */
-  const error = (reason: unknown): never => {
-    fail(reason);
-    base.error(reason);
-    throw reason;
-  };
-  // The base's writable side errors when its readable side is cancelled (and when `base`
-  // errors it): the writer of ours then fails with the reason, which makes pipeTo cancel its source.
-  inner.closed.catch((reason: unknown) => {
-    fail(reason);
-    sink.error(reason);
-  });
-
-  return new OwnWritableStream<Uint8Array>(
-    {
-      start: (controller) => {
-        sink = controller;
-        // An abort reaches the base's writable side at once, as an abort of a TransformStream's
-        // own would: a chunk whose write waits for a read is then never passed on. Once a chunk
-        // was written, the base also errors at once, which fails a write that waits for a read
-        // now rather than when a read comes, so that the abort settles even if none does. (Not
-        // before: a cancel that follows an abort during start must still succeed, as with a
-        // TransformStream. No `signal` in older engines: the write then waits for a read.)
-        const signal = (controller as { signal?: AbortSignal }).signal;
-        signal?.addEventListener(
-          'abort',
-          () => {
-            fail(signal.reason);
-            inner.abort(signal.reason).catch(() => {});
-            if (written) base.error(signal.reason);
-          },
-          { once: true },
-        );
-      },
-      write: (chunk) => {
-        let copy: Uint8Array;
-        try {
-          copy = ownCopy(chunk);
-          hooks.chunk(copy);
-        } catch (err) {
-          return error(err);
-        }
-        written = true;
-        return inner.write(copy);
-      },
-      close: () => {
-        try {
-          hooks.close();
-        } catch (err) {
-          error(err);
-        }
-        return inner.close();
-      },
-      abort: (reason) => {
-        fail(reason);
-        base.error(reason);
-      },
-    },
-    { highWaterMark: 1 },
-  );
 }
 
 /**

@@ -5,22 +5,35 @@
  * out: tests of a transformer's callbacks and controller, of other strategies, and of
  * TransformStream.prototype's own property list, which a subclass's prototype does not share.
  *
+ * A `BaoVerifyStream` given the content's outboard is an identity transform too, whose chunks
+ * are released once verified: it runs the same checks with chunks of one Bao chunk (1024 bytes)
+ * each, so that every write releases its own, and, being a readable/writable pair and no
+ * `TransformStream`, with `TransformStream.prototype`'s getter refusing it instead of the brand
+ * check.
+ *
  * Self-contained (no imports, no outer names) so that the e2e specs can send its source text to
  * a page and run it in every engine. `kind` 'TransformStream' runs the same checks against the
  * platform's own identity transform, which proves the expectations in each engine.
  */
 export type IdentityTransformLibs = {
   blake3(data: Uint8Array): Uint8Array;
+  baoEncode(data: Uint8Array, opts: { outboard: true }): { hash: Uint8Array; encoded: Uint8Array };
   Blake3Stream: new () => TransformStream<Uint8Array, Uint8Array>;
   VerifyStream: new (expected: Uint8Array) => TransformStream<Uint8Array, Uint8Array>;
+  BaoVerifyStream: new (
+    hash: Uint8Array,
+    opts: { outboard: Uint8Array },
+  ) => { readable: ReadableStream<Uint8Array>; writable: WritableStream<Uint8Array> };
 };
 /** Every kind of stream the suite runs over: the platform's own, ours, and subclasses of ours. */
 export const IDENTITY_TRANSFORM_KINDS = [
   'TransformStream',
   'Blake3Stream',
   'VerifyStream',
+  'BaoVerifyStream',
   'Blake3Stream subclass',
   'VerifyStream subclass',
+  'BaoVerifyStream subclass',
 ] as const;
 export type IdentityTransformKind = (typeof IDENTITY_TRANSFORM_KINDS)[number];
 export type IdentityTransformResult = { name: string; error?: string }[];
@@ -29,15 +42,41 @@ export async function identityTransformSuite(
   libs: IdentityTransformLibs,
   kind: IdentityTransformKind,
 ): Promise<IdentityTransformResult> {
-  type TS = TransformStream<Uint8Array, Uint8Array>;
+  type TS = { readonly readable: ReadableStream<Uint8Array>; readonly writable: WritableStream<Uint8Array> };
+  /** A BaoVerifyStream: a pair, whose chunks are released whole Bao chunks at a time. */
+  const bao = kind.startsWith('BaoVerifyStream');
+  /** The arguments of a stream of the kind under test that succeeds if exactly `content` is written. */
+  const argsFor = (content: Uint8Array): unknown[] => {
+    if (kind.startsWith('Blake3Stream')) return [];
+    if (!bao) return [libs.blake3(content)];
+    const { hash, encoded } = libs.baoEncode(content, { outboard: true });
+    return [hash, { outboard: encoded }];
+  };
   /** A fresh stream of the kind under test that succeeds if exactly `content` is written. */
   const make = (content: Uint8Array = new Uint8Array(0)): TS => {
     if (kind === 'TransformStream') return new TransformStream<Uint8Array, Uint8Array>();
-    const digest = libs.blake3(content);
-    if (kind === 'Blake3Stream') return new libs.Blake3Stream();
-    if (kind === 'VerifyStream') return new libs.VerifyStream(digest);
-    if (kind === 'Blake3Stream subclass') return new (class extends libs.Blake3Stream {})();
-    return new (class extends libs.VerifyStream {})(digest);
+    const Class = (
+      kind.startsWith('Blake3Stream')
+        ? libs.Blake3Stream
+        : kind.startsWith('VerifyStream')
+          ? libs.VerifyStream
+          : libs.BaoVerifyStream
+    ) as new (...args: unknown[]) => TS;
+    if (kind.endsWith(' subclass')) return new (class extends Class {})(...argsFor(content));
+    return new Class(...argsFor(content));
+  };
+  /** `TransformStream.prototype`'s readable getter: gives a TransformStream's readable side, refuses a pair. */
+  const brandCheck = (ts: TS, what: string) => {
+    const readable = Object.getOwnPropertyDescriptor(TransformStream.prototype, 'readable')!.get!;
+    if (!bao)
+      return check(readable.call(ts) === ts.readable, `${what}: the getter gives another stream than ts.readable`);
+    let refused = false;
+    try {
+      readable.call(ts);
+    } catch (e) {
+      refused = e instanceof TypeError;
+    }
+    return check(refused, `${what}: the getter should refuse a pair that is no TransformStream with a TypeError`);
   };
   const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
   const flushAsync = () => delay(0).then(() => delay(0));
@@ -68,17 +107,27 @@ export async function identityTransformSuite(
   };
   const error1 = new Error('error1 message');
   error1.name = 'error1';
-  const a = Uint8Array.of(97);
-  const b = Uint8Array.of(98);
-  const c = Uint8Array.of(99);
-  const abc = Uint8Array.of(97, 98, 99);
+  /** One chunk: a byte, or for Bao one Bao chunk, each byte `value`. */
+  const unit = bao ? 1024 : 1;
+  const chunk = (value: number) => new Uint8Array(unit).fill(value);
+  const join = (...chunks: Uint8Array[]) => {
+    const out = new Uint8Array(chunks.length * unit);
+    chunks.forEach((x, i) => out.set(x, i * unit));
+    return out;
+  };
+  const a = chunk(97);
+  const b = chunk(98);
+  const c = chunk(99);
+  const abc = join(a, b, c);
+  /** What a source of `a`s forever writes, as far as a test of at most 16 chunks goes. */
+  const manyA = join(...Array.from({ length: 16 }, () => a));
 
   const tests: [string, () => Promise<void> | void][] = [
     [
       "readable and writable are plain streams of this realm, behind accessors like TransformStream's",
       () => {
         const ts = make();
-        check(ts instanceof TransformStream, 'instanceof TransformStream');
+        check(ts instanceof TransformStream === !bao, bao ? 'not a TransformStream' : 'instanceof TransformStream');
         // Brand checks rather than prototypes: Node's own TransformStream gives instances of an internal subclass.
         check(
           ts.readable instanceof ReadableStream && ts.writable instanceof WritableStream,
@@ -102,12 +151,8 @@ export async function identityTransformSuite(
       },
     ],
     [
-      "TransformStream.prototype's readable getter gives the readable side (the brand check)",
-      () => {
-        const ts = make();
-        const readable = Object.getOwnPropertyDescriptor(TransformStream.prototype, 'readable')!.get!;
-        check(readable.call(ts) === ts.readable, 'the getter gives another stream than ts.readable');
-      },
+      "TransformStream.prototype's readable getter gives the readable side (the brand check), or refuses a pair",
+      () => brandCheck(make(), 'the stream'),
     ],
     [
       'subclassing works, and the subclass passes the brand check',
@@ -121,10 +166,9 @@ export async function identityTransformSuite(
         }
         check(Object.getPrototypeOf(Subclass.prototype) === Base.prototype, "Subclass.prototype's prototype");
         check(Object.getPrototypeOf(Subclass) === Base, "Subclass's prototype");
-        const sub = new Subclass(...(kind.startsWith('VerifyStream') ? [libs.blake3(new Uint8Array(0))] : []));
-        check(sub instanceof TransformStream && sub instanceof Base && sub instanceof Subclass, 'instanceof');
-        const readable = Object.getOwnPropertyDescriptor(TransformStream.prototype, 'readable')!.get!;
-        check(readable.call(sub) === sub.readable, 'the subclass object should pass the brand check');
+        const sub = new Subclass(...argsFor(new Uint8Array(0)));
+        check(sub instanceof TransformStream === !bao && sub instanceof Base && sub instanceof Subclass, 'instanceof');
+        brandCheck(sub, 'the subclass object');
         check(sub.extraFunction(), 'extraFunction() should be present on the subclass object');
       },
     ],
@@ -207,7 +251,7 @@ export async function identityTransformSuite(
     [
       'writes resolve as the reader takes their chunks',
       async () => {
-        const ts = make(Uint8Array.of(97, 98));
+        const ts = make(join(a, b));
         const writer = ts.writable.getWriter();
         const reader = ts.readable.getReader();
         const events: string[] = [];
@@ -231,7 +275,7 @@ export async function identityTransformSuite(
     [
       'backpressure: a write waits for a read',
       async () => {
-        const ts = make();
+        const ts = make(a);
         const writer = ts.writable.getWriter();
         let resolved = false;
         void writer.write(a).then(
@@ -263,7 +307,7 @@ export async function identityTransformSuite(
     [
       'cancelling the readable makes a write that waits for backpressure reject',
       async () => {
-        const ts = make();
+        const ts = make(a);
         const writer = ts.writable.getWriter();
         await delay(0);
         const write = writer.write(a);
@@ -302,7 +346,7 @@ export async function identityTransformSuite(
           },
           cancel: (reason) => void (cancelled = reason),
         });
-        const ts = make();
+        const ts = make(abc);
         const pipe = rs.pipeTo(ts.writable);
         await delay(0);
         void ts.readable.cancel(error1);
@@ -332,7 +376,7 @@ export async function identityTransformSuite(
     [
       'a write() that was waiting for backpressure rejects if the writable is aborted',
       async () => {
-        const ts = make();
+        const ts = make(a);
         await delay(0);
         const writer = ts.writable.getWriter();
         const write = writer.write(a);
@@ -388,7 +432,7 @@ export async function identityTransformSuite(
         });
         let aborted: unknown;
         const ws = new WritableStream<Uint8Array>({ abort: (reason) => void (aborted = reason) });
-        await rejectsWith(rs.pipeThrough(make()).pipeTo(ws), error1, 'pipeTo()');
+        await rejectsWith(rs.pipeThrough(make(a)).pipeTo(ws), error1, 'pipeTo()');
         check(aborted === error1, 'the destination should be aborted with the error');
       },
     ],
@@ -396,9 +440,8 @@ export async function identityTransformSuite(
       'an error in the destination propagates backward through the transform to the source',
       async () => {
         let cancelled: unknown;
-        let n = 0;
         const rs = new ReadableStream<Uint8Array>({
-          pull: (controller) => controller.enqueue(Uint8Array.of(n++ & 255)),
+          pull: (controller) => controller.enqueue(a),
           cancel: (reason) => void (cancelled = reason),
         });
         const ws = new WritableStream<Uint8Array>({
@@ -406,7 +449,7 @@ export async function identityTransformSuite(
             throw error1;
           },
         });
-        await rejectsWith(rs.pipeThrough(make()).pipeTo(ws), error1, 'pipeTo()');
+        await rejectsWith(rs.pipeThrough(make(manyA)).pipeTo(ws), error1, 'pipeTo()');
         await flushAsync();
         check(cancelled === error1, `the source should be cancelled with the error, got ${String(cancelled)}`);
       },
@@ -420,7 +463,7 @@ export async function identityTransformSuite(
             controller.close();
           },
         });
-        const ts = make(Uint8Array.of(97, 98));
+        const ts = make(join(a, b));
         const reader = rs.pipeThrough(ts, { preventClose: true }).getReader();
         same((await reader.read()).value, a, 'first chunk');
         await delay(0);
@@ -439,7 +482,7 @@ export async function identityTransformSuite(
           { pull: (controller) => void (pulled++, controller.enqueue(a)) },
           { highWaterMark: 0 },
         );
-        const reader = rs.pipeThrough(make()).getReader();
+        const reader = rs.pipeThrough(make(manyA)).getReader();
         await reader.read();
         await delay(20);
         check(pulled <= 4, `pulled ${pulled} chunks for one read`);

@@ -1,5 +1,6 @@
 import { baoOutboardSize, IntegrityError } from '@blake3-web/stream';
 import { HEADER_LEN, readLengthHeader } from '@blake3-web/stream/_internal';
+import { anInteger, describe } from './_assert.js';
 import { ByteReader } from './byte-reader.js';
 import type { Fetch } from './fetch-option.js';
 
@@ -7,11 +8,20 @@ import type { Fetch } from './fetch-option.js';
 const DEFAULT_MAX_OUTBOARD = 64 * 1024 * 1024;
 
 /** `opts.maxOutboardBytes`: at least a length header. */
-export function maxOutboardOption(value: number | undefined): number {
-  if (value === undefined) return DEFAULT_MAX_OUTBOARD;
-  if (!Number.isSafeInteger(value) || value < HEADER_LEN)
-    throw new RangeError(`opts.maxOutboardBytes must be an integer of at least ${HEADER_LEN}, got ${String(value)}`);
-  return value;
+export function maxOutboardOption(value: unknown): number {
+  return value === undefined
+    ? DEFAULT_MAX_OUTBOARD
+    : anInteger(value, 'opts.maxOutboardBytes', HEADER_LEN, Number.MAX_SAFE_INTEGER);
+}
+
+/** Where an outboard is: its bytes, or a URL or a Request to fetch it from. */
+export type OutboardSource = Uint8Array | RequestInfo | URL;
+
+/** An outboard source (`name` says where it came from). */
+export function anOutboardSource(value: unknown, name: string): OutboardSource {
+  if (value instanceof Uint8Array || typeof value === 'string' || value instanceof URL || value instanceof Request)
+    return value;
+  throw new TypeError(`${name} must be a Uint8Array, a URL or a Request, got ${describe(value)}`);
 }
 
 /** An outboard arrived from the network: a bad one is an IntegrityError. */
@@ -29,19 +39,14 @@ export function outboardContentLength(outboard: Uint8Array, hash: Uint8Array): n
   return len;
 }
 
-/** The outboard given, or fetched from where it is, at most `maxBytes` of it. */
+/** The outboard given, or fetched from where it is (checked by anOutboardSource), at most `maxBytes` of it. */
 export async function outboardBytes(
-  outboard: Uint8Array | RequestInfo | URL,
+  outboard: OutboardSource,
   doFetch: Fetch,
   hash: Uint8Array,
   maxBytes: number,
 ): Promise<Uint8Array> {
   if (outboard instanceof Uint8Array) return outboard;
-  if (typeof outboard !== 'string' && !(outboard instanceof URL) && !(outboard instanceof Request)) {
-    throw new TypeError(
-      `opts.outboard must be a Uint8Array, a URL or a Request, got ${outboard === null ? 'null' : typeof outboard}`,
-    );
-  }
   const res = await doFetch(outboard);
   if (!res.ok) {
     await res.body?.cancel().catch(() => {});

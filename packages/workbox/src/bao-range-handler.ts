@@ -1,9 +1,9 @@
 import { IntegrityError } from '@blake3-web/stream';
 import { expectedDigest } from '@blake3-web/stream/_internal';
 import type { RouteHandlerCallback } from 'workbox-core/types.js';
-import { maxOutboardOption, outboardBytes } from './bao-outboard.js';
-import { fetchOrGlobal } from './fetch-option.js';
-import { fetchVerifiedRange, type VerifiedRangeOptions } from './fetch-verified-range.js';
+import { aFunction, anObject, anumber } from './_assert.js';
+import { anOutboardSource, outboardBytes } from './bao-outboard.js';
+import { fetchVerifiedRange, rangeOptions, type VerifiedRangeOptions } from './fetch-verified-range.js';
 import { hashFromUrlPath, type ExpectedHashResolver } from './resolvers.js';
 
 export type BaoRangeHandlerOptions = Omit<VerifiedRangeOptions, 'outboard'> & {
@@ -31,14 +31,19 @@ export type BaoRangeHandlerOptions = Omit<VerifiedRangeOptions, 'outboard'> & {
  * ```
  */
 export function baoRangeHandler(opts: BaoRangeHandlerOptions): RouteHandlerCallback {
-  if (typeof opts !== 'object' || opts === null) throw new TypeError('opts must be an object');
-  const { outboard, expectedHash = hashFromUrlPath, onMismatch, outboardCacheSize = 16, ...rest } = opts;
-  if (typeof outboard !== 'function') throw new TypeError('opts.outboard must be a function of the request');
-  if (typeof expectedHash !== 'function') throw new TypeError('opts.expectedHash must be a function');
-  if (!Number.isSafeInteger(outboardCacheSize) || outboardCacheSize < 0)
-    throw new RangeError(`opts.outboardCacheSize must be a non-negative integer, got ${String(outboardCacheSize)}`);
-  const doFetch = fetchOrGlobal(rest.fetch);
-  const maxOutboardBytes = maxOutboardOption(rest.maxOutboardBytes);
+  const {
+    outboard,
+    expectedHash = hashFromUrlPath,
+    onMismatch,
+    outboardCacheSize = 16,
+    ...rest
+  } = anObject(opts, 'opts') as BaoRangeHandlerOptions;
+  aFunction(outboard, 'opts.outboard');
+  aFunction(expectedHash, 'opts.expectedHash');
+  if (onMismatch !== undefined) aFunction(onMismatch, 'opts.onMismatch');
+  anumber(outboardCacheSize, 'opts.outboardCacheSize');
+  // Checked now, at the boundary, rather than at the first request.
+  const { doFetch, maxOutboardBytes } = rangeOptions(rest);
   const outboards = new Map<string, Promise<Uint8Array>>();
 
   const outboardFor = (where: RequestInfo | URL, hash: Uint8Array): Promise<Uint8Array> => {
@@ -58,7 +63,7 @@ export function baoRangeHandler(opts: BaoRangeHandlerOptions): RouteHandlerCallb
     const resolved = expectedHash(request);
     if (resolved === undefined) return doFetch(request);
     const hash = expectedDigest(resolved, 'the digest from expectedHash');
-    const where = outboard(request);
+    const where = anOutboardSource(outboard(request), 'what opts.outboard returned');
     // The outboard may have been the bad part (or the content changed): fetch it again next time.
     const drop = () => {
       if (!(where instanceof Uint8Array)) outboards.delete(keyOf(where));

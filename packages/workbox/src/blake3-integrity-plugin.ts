@@ -1,6 +1,7 @@
 import { IntegrityError, verifyResponse } from '@blake3-web/stream';
 import { digestMismatch, digestsEqual, expectedDigest } from '@blake3-web/stream/_internal';
 import type { PluginState, WorkboxPlugin } from 'workbox-core/types.js';
+import { aFunction, anObject, anumber, oneOf } from './_assert.js';
 import { isWholeContent206 } from './partial-content.js';
 import { hashBody } from './hash-body.js';
 import { hashFromUrlPath, type ExpectedHashResolver } from './resolvers.js';
@@ -57,28 +58,18 @@ export class Blake3IntegrityPlugin implements WorkboxPlugin {
   readonly #verified: VerifiedBodies;
 
   constructor(opts: Blake3IntegrityPluginOptions = {}) {
-    if (typeof opts !== 'object' || opts === null) throw new TypeError('opts must be an object');
     const {
       expectedHash = hashFromUrlPath,
       verify = 'before-use',
       maxBytes = DEFAULT_MAX_BYTES,
       memoryBytes = DEFAULT_MEMORY_BYTES,
       onMismatch,
-    } = opts;
-    if (typeof expectedHash !== 'function') throw new TypeError('opts.expectedHash must be a function');
-    if (verify !== 'before-use' && verify !== 'streaming')
-      throw new RangeError(`opts.verify must be 'before-use' or 'streaming', got ${String(verify)}`);
-    if (!Number.isSafeInteger(maxBytes) || maxBytes < 0)
-      throw new RangeError(`opts.maxBytes must be a non-negative integer, got ${String(maxBytes)}`);
-    if (!Number.isSafeInteger(memoryBytes) || memoryBytes < 0)
-      throw new RangeError(`opts.memoryBytes must be a non-negative integer, got ${String(memoryBytes)}`);
-    if (onMismatch !== undefined && typeof onMismatch !== 'function')
-      throw new TypeError('opts.onMismatch must be a function');
-    this.#expectedHash = expectedHash;
-    this.#verify = verify;
-    this.#maxBytes = maxBytes;
-    this.#onMismatch = onMismatch;
-    this.#verified = new VerifiedBodies(memoryBytes);
+    } = anObject(opts, 'opts') as Blake3IntegrityPluginOptions;
+    this.#expectedHash = aFunction(expectedHash, 'opts.expectedHash');
+    this.#verify = oneOf(verify, 'opts.verify', ['before-use', 'streaming']);
+    this.#maxBytes = anumber(maxBytes, 'opts.maxBytes');
+    this.#onMismatch = onMismatch === undefined ? undefined : aFunction(onMismatch, 'opts.onMismatch');
+    this.#verified = new VerifiedBodies(anumber(memoryBytes, 'opts.memoryBytes'));
   }
 
   /**

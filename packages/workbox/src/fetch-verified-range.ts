@@ -1,7 +1,14 @@
 import { baoDecodeSlice, baoOutboardSlice, baoSliceBounds, fetchVerified, IntegrityError } from '@blake3-web/stream';
 import { CHUNK_LEN } from '@blake3-web/core';
 import { expectedDigest } from '@blake3-web/stream/_internal';
-import { maxOutboardOption, outboardBytes, outboardContentLength } from './bao-outboard.js';
+import { anObject, anumber, aRequest } from './_assert.js';
+import {
+  anOutboardSource,
+  maxOutboardOption,
+  outboardBytes,
+  outboardContentLength,
+  type OutboardSource,
+} from './bao-outboard.js';
 import { ByteReader } from './byte-reader.js';
 import { fetchOrGlobal, type Fetch } from './fetch-option.js';
 import { parseRange, type RangeSpec } from './parse-range.js';
@@ -9,7 +16,7 @@ import { rangeBoundaries } from './range-boundaries.js';
 
 export type VerifiedRangeOptions = {
   /** The Bao outboard encoding of the content (`bao encode --outboard`), or where to fetch it. */
-  outboard: Uint8Array | RequestInfo | URL;
+  outboard: OutboardSource;
   /**
    * Bytes checked before any of them is released (default 256 KiB; a whole number of KiB).
    * A range up to this size is all or nothing; a longer one streams, window by window, and its
@@ -27,6 +34,22 @@ export type VerifiedRangeOptions = {
 };
 
 const DEFAULT_WINDOW = 256 * 1024;
+
+/** The options of a verified range fetch but its outboard, checked: the `fetch` to use, the window, the largest outboard. */
+export function rangeOptions(opts: Omit<VerifiedRangeOptions, 'outboard'>): {
+  doFetch: Fetch;
+  windowBytes: number;
+  maxOutboardBytes: number;
+} {
+  const windowBytes = opts.windowBytes === undefined ? DEFAULT_WINDOW : anumber(opts.windowBytes, 'opts.windowBytes');
+  if (windowBytes < CHUNK_LEN || windowBytes % CHUNK_LEN !== 0)
+    throw new RangeError(`opts.windowBytes must be a positive multiple of ${CHUNK_LEN}, got ${windowBytes}`);
+  return {
+    doFetch: fetchOrGlobal(opts.fetch),
+    windowBytes,
+    maxOutboardBytes: maxOutboardOption(opts.maxOutboardBytes),
+  };
+}
 
 /**
  * Answers `request` with content verified against `hash` through its Bao outboard. With a single
@@ -46,19 +69,14 @@ export async function fetchVerifiedRange(
   hash: Uint8Array | string,
   opts: VerifiedRangeOptions,
 ): Promise<Response> {
-  if (!(request instanceof Request)) throw new TypeError('request must be a Request');
+  aRequest(request, 'request');
   const want = expectedDigest(hash, 'hash');
-  if (typeof opts !== 'object' || opts === null) throw new TypeError('opts must be an object');
-  const doFetch = fetchOrGlobal(opts.fetch);
-  if (typeof doFetch !== 'function') throw new TypeError('opts.fetch must be a function');
-  const windowBytes = opts.windowBytes ?? DEFAULT_WINDOW;
-  if (!Number.isSafeInteger(windowBytes) || windowBytes < CHUNK_LEN || windowBytes % CHUNK_LEN !== 0) {
-    throw new RangeError(`opts.windowBytes must be a positive multiple of ${CHUNK_LEN}, got ${String(windowBytes)}`);
-  }
-  const maxOutboardBytes = maxOutboardOption(opts.maxOutboardBytes);
+  anObject(opts, 'opts');
+  const source = anOutboardSource(opts.outboard, 'opts.outboard');
+  const { doFetch, windowBytes, maxOutboardBytes } = rangeOptions(opts);
   const spec = parseRange(request.headers.get('range'));
   if (spec === undefined) {
-    const outboard = await outboardBytes(opts.outboard, doFetch, want, maxOutboardBytes);
+    const outboard = await outboardBytes(source, doFetch, want, maxOutboardBytes);
     const upstream = await doFetch(withRange(request));
     if (!upstream.ok) return notContent(upstream, want);
     if (upstream.status === 206) {
@@ -67,7 +85,7 @@ export async function fetchVerifiedRange(
     }
     return fetchVerified(upstream.url || request.url, want, { outboard, fetch: async () => upstream });
   }
-  const outboard = await outboardBytes(opts.outboard, doFetch, want, maxOutboardBytes);
+  const outboard = await outboardBytes(source, doFetch, want, maxOutboardBytes);
   const total = await verifiedLength(request, want, outboard, doFetch);
   if (total instanceof Response) return total;
   return rangeResponse(request, want, outboard, total, spec, windowBytes, doFetch);

@@ -1,6 +1,7 @@
 import { expectedDigest } from '@blake3-web/stream/_internal';
 import { withoutHash, type ExpectedHashResolver } from './resolvers.js';
-import { serviceWorkerLocation } from './service-worker-location.js';
+import { aString, aUrl, describe, shown } from './_assert.js';
+import { baseUrl } from './service-worker-location.js';
 
 /**
  * A Workbox precache manifest entry that also carries the BLAKE3 of its content. Workbox reads
@@ -35,10 +36,8 @@ export function hashFromPrecacheManifest(
   base?: string | URL,
 ): ExpectedHashResolver {
   if (!Array.isArray(entries))
-    throw new TypeError(
-      `entries must be an array of precache entries, got ${entries === null ? 'null' : typeof entries}`,
-    );
-  const root = base === undefined ? serviceWorkerLocation('base') : new URL(base).href;
+    throw new TypeError(`entries must be an array of precache entries, got ${describe(entries)}`);
+  const root = baseUrl(base);
   const byUrl = new Map<string, string>();
   const add = (url: URL, hex: string, i: number) => {
     const key = withoutHash(url);
@@ -49,23 +48,18 @@ export function hashFromPrecacheManifest(
   };
   entries.forEach((entry, i) => {
     if (typeof entry === 'string') return;
-    if (typeof entry !== 'object' || entry === null || typeof entry.url !== 'string') {
-      throw new TypeError(
-        `entries[${i}] must be a URL string or an object with a url, got ${entry === null ? 'null' : typeof entry}`,
-      );
-    }
+    if (typeof entry !== 'object' || entry === null)
+      throw new TypeError(`entries[${i}] must be a URL string or an object with a url, got ${describe(entry)}`);
+    const url = aUrl(aString(entry.url, `entries[${i}].url`), `entries[${i}].url`, root);
     if (entry.blake3 === undefined) return;
-    if (typeof entry.blake3 !== 'string' || !HEX.test(entry.blake3)) {
-      throw new RangeError(
-        `entries[${i}].blake3 must be an even number of hex digits, got ${JSON.stringify(entry.blake3)}`,
-      );
-    }
+    if (!HEX.test(aString(entry.blake3, `entries[${i}].blake3`)))
+      throw new RangeError(`entries[${i}].blake3 must be an even number of hex digits, got ${shown(entry.blake3)}`);
     expectedDigest(entry.blake3, `entries[${i}].blake3`);
     const hex = entry.blake3.toLowerCase();
-    add(new URL(entry.url, root), hex, i);
+    add(url, hex, i);
     if (entry.revision) {
       // Workbox's cache key for an entry with a revision (workbox-precaching, createCacheKey).
-      const cacheKey = new URL(entry.url, root);
+      const cacheKey = new URL(url);
       cacheKey.searchParams.set(REVISION_PARAM, String(entry.revision));
       add(cacheKey, hex, i);
     }

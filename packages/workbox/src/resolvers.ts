@@ -1,6 +1,7 @@
 import { expectedDigest } from '@blake3-web/stream/_internal';
 import { parseDictionary } from 'structured-headers';
-import { serviceWorkerLocation } from './service-worker-location.js';
+import { aFunction, anObject, aRequest, aString, aUrl, oneOf, shown } from './_assert.js';
+import { baseUrl } from './service-worker-location.js';
 
 /**
  * Where the expected BLAKE3 of a response comes from. A resolver returns the digest as hex or
@@ -11,10 +12,12 @@ import { serviceWorkerLocation } from './service-worker-location.js';
 export type ExpectedHashResolver = (request: Request, response?: Response) => string | Uint8Array | undefined;
 
 const HEX64 = /^[0-9a-fA-F]{64}$/;
+/** A field name: an HTTP token (RFC 9110, section 5.1). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /** Content-addressed URLs: the last path segment is the 64-hex-digit BLAKE3 (`/blobs/<hex>`). */
 export const hashFromUrlPath: ExpectedHashResolver = (request) => {
-  const last = new URL(request.url).pathname.split('/').pop() ?? '';
+  const last = new URL(aRequest(request, 'request').url).pathname.split('/').pop() ?? '';
   return HEX64.test(last) ? last.toLowerCase() : undefined;
 };
 
@@ -24,7 +27,8 @@ export const hashFromUrlPath: ExpectedHashResolver = (request) => {
  * no opinion.
  */
 export function hashFromHeader(name: string): ExpectedHashResolver {
-  if (typeof name !== 'string' || name === '') throw new TypeError('name must be a header name');
+  if (!HEADER_NAME.test(aString(name, 'name')))
+    throw new RangeError(`name must be a header name (an HTTP token), got ${shown(name)}`);
   return (_request, response) => {
     const value = response?.headers.get(name);
     if (value === null || value === undefined) return undefined;
@@ -42,8 +46,7 @@ export function hashFromHeader(name: string): ExpectedHashResolver {
  * (the response fails); a field without a `blake3` member gives no opinion.
  */
 export function hashFromDigestHeader(header: 'repr-digest' | 'content-digest' = 'repr-digest'): ExpectedHashResolver {
-  if (header !== 'repr-digest' && header !== 'content-digest')
-    throw new RangeError(`header must be 'repr-digest' or 'content-digest', got ${String(header)}`);
+  oneOf(header, 'header', ['repr-digest', 'content-digest']);
   return (_request, response) => {
     const field = response?.headers.get(header);
     if (field === null || field === undefined) return undefined;
@@ -60,8 +63,7 @@ export function hashFromDigestHeader(header: 'repr-digest' | 'content-digest' = 
  * a `blake3` member it cannot use must not be mistaken for its absence.
  */
 export function parseDigestField(field: string, name = 'the digest field'): Map<string, Uint8Array> {
-  if (typeof field !== 'string')
-    throw new TypeError(`${name} must be a string, got ${field === null ? 'null' : typeof field}`);
+  aString(field, name);
   let dictionary: ReturnType<typeof parseDictionary>;
   try {
     dictionary = parseDictionary(field);
@@ -88,17 +90,15 @@ export function hashFromManifest(
   manifest: Readonly<Record<string, string>>,
   base?: string | URL,
 ): ExpectedHashResolver {
-  if (typeof manifest !== 'object' || manifest === null)
-    throw new TypeError('manifest must be an object of URL -> hex digest');
-  const root = base === undefined ? serviceWorkerLocation('base') : new URL(base).href;
+  anObject(manifest, 'manifest');
+  const root = baseUrl(base);
   const byUrl = new Map<string, string>();
   for (const [url, hex] of Object.entries(manifest)) {
-    if (typeof hex !== 'string' || !HEX.test(hex))
-      throw new RangeError(
-        `manifest[${JSON.stringify(url)}] must be an even number of hex digits, got ${JSON.stringify(hex)}`,
-      );
-    expectedDigest(hex, `manifest[${JSON.stringify(url)}]`);
-    byUrl.set(withoutHash(new URL(url, root)), hex.toLowerCase());
+    const name = `manifest[${JSON.stringify(url)}]`;
+    if (!HEX.test(aString(hex, name)))
+      throw new RangeError(`${name} must be an even number of hex digits, got ${shown(hex as string)}`);
+    expectedDigest(hex, name);
+    byUrl.set(withoutHash(aUrl(url, `the manifest key ${JSON.stringify(url)}`, root)), (hex as string).toLowerCase());
   }
   return (request) => byUrl.get(withoutHash(new URL(request.url)));
 }
@@ -111,10 +111,7 @@ export function withoutHash(url: URL): string {
 
 /** The first answer of several resolvers. */
 export function firstOf(...resolvers: ExpectedHashResolver[]): ExpectedHashResolver {
-  resolvers.forEach((r, i) => {
-    if (typeof r !== 'function')
-      throw new TypeError(`resolvers[${i}] must be a function, got ${r === null ? 'null' : typeof r}`);
-  });
+  resolvers.forEach((r, i) => aFunction(r, `resolvers[${i}]`));
   return (request, response) => {
     for (const r of resolvers) {
       const hash = r(request, response);

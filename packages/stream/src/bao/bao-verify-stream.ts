@@ -2,10 +2,10 @@ import { aChunk, aSmallLog } from '../_assert.js';
 import { IntegrityError } from '../integrity-error.js';
 import { BufferPool } from './_buffer-pool.js';
 import { ByteQueue } from './_byte-queue.js';
-import { gatedPair, type GatedTransformer } from './_gated-pair.js';
 import { baoHash, MAX_BATCH_LOG, resolveLeafBytes, type BaoTreeOpts } from './_options.js';
 import { outboardSource, type OutboardSource } from './_outboard-source.js';
 import { TreeVerifier } from './_tree-verifier.js';
+import { StreamPair, type PairTransformer } from '../_stream-pair.js';
 import { CHUNK_LEN, HEADER_LEN, outboardSubtreeLen, PARENT_LEN, visitSubtree } from './tree-shape.js';
 
 export interface BaoVerifyOpts extends BaoTreeOpts {
@@ -41,7 +41,7 @@ export interface BaoVerifyOpts extends BaoTreeOpts {
  *
  * It is a readable/writable pair, what `pipeThrough` takes, and not a `TransformStream`
  * subclass: a TransformStream's readable side is never a byte stream, and its sides drop the
- * chunks the reader has not taken when it errors (see `_gated-pair.ts`). A subclass would hand
+ * chunks the reader has not taken when it errors (see `_stream-pair.ts`). A subclass would hand
  * `TransformStream.prototype`'s getters streams that carry nothing; here they throw.
  *
  * @example
@@ -51,27 +51,24 @@ export interface BaoVerifyOpts extends BaoTreeOpts {
  * ```
  */
 export class BaoVerifyStream implements ReadableWritablePair<Uint8Array, Uint8Array> {
-  readonly #readable: ReadableStream<Uint8Array>;
-  readonly #writable: WritableStream<Uint8Array>;
+  readonly #pair: StreamPair;
 
   constructor(hash: Uint8Array | string, opts: BaoVerifyOpts = {}) {
     const want = baoHash(hash);
     const leafBytes = resolveLeafBytes(opts);
     const batchBytes = CHUNK_LEN * 2 ** aSmallLog(opts.batchLog, 'opts.batchLog', MAX_BATCH_LOG);
     const outboard = opts.outboard === undefined ? undefined : outboardSource(opts.outboard, want);
-    const pair = gatedPair(new BaoVerifier(want, leafBytes, batchBytes, outboard));
-    this.#readable = pair.readable;
-    this.#writable = pair.writable;
+    this.#pair = new StreamPair(new BaoVerifier(want, leafBytes, batchBytes, outboard));
   }
 
   /** The verified content: a byte stream where the engine has them. */
   get readable(): ReadableStream<Uint8Array> {
-    return this.#readable;
+    return this.#pair.readable;
   }
 
   /** The encoding (or the content, beside an outboard). */
   get writable(): WritableStream<Uint8Array> {
-    return this.#writable;
+    return this.#pair.writable;
   }
 }
 
@@ -143,7 +140,7 @@ function encodingRuns(len: number, leafBytes: number): number[] {
 }
 
 /** The stream side of the decoder: feeds written bytes and outboard bytes to a TreeVerifier. */
-class BaoVerifier implements GatedTransformer {
+class BaoVerifier implements PairTransformer {
   readonly #hash: Uint8Array;
   readonly #batchBytes: number;
   readonly #verifier: TreeVerifier;
@@ -220,63 +217,103 @@ class BaoVerifier implements GatedTransformer {
     deliver: (bytes: Uint8Array) => number = () => 0,
   ): Promise<void> {
     const verifier = this.#verifier;
+    for (;;) {
+      let goOn: boolean | Promise<boolean> | undefined;
+      if (this.#gathering) goOn = await this.#gather(this.#gathering, emit, final);
+      else if (verifier.kind === 'done') return this.#endOfTree();
+      else if (verifier.kind === 'leaf') goOn = this.#startLeaf(final);
+      else if (verifier.kind === 'parent' && verifier.wholeSubtree) goOn = this.#takeSubtree(emit, deliver, final);
+      goOn ??= this.#readNode();
+      if (goOn instanceof Promise) goOn = await goOn;
+      if (!goOn) return;
+    }
+  }
+
+  /** Gathers what the node still needs from the queue; checks it once all its bytes are there. Whether to go on. */
+  async #gather(node: Gathering, emit: (out: Uint8Array) => void, final: boolean): Promise<boolean> {
+    this.#consumed += node.fill(this.#input);
+    if (node.missing > 0) {
+      if (final) await this.#verifyPart(node, emit);
+      return false;
+    }
+    this.#gathering = undefined;
+    await this.#verifyWhole(node, emit);
+    return true;
+  }
+
+  /** The tree is complete: any byte written after it is an error. */
+  #endOfTree(): void {
+    const input = this.#input;
+    if (input.size === 0) return;
+    const what = this.#outboard ? 'content' : 'Bao encoding';
+    throw IntegrityError.corrupt(
+      this.#hash,
+      `the ${what} has ${input.size} bytes after the end of its tree, at byte ${this.#consumed}`,
+    );
+  }
+
+  /** A leaf is next: gathered from the bytes there are, or, if none, from the next write. Whether to go on. */
+  #startLeaf(final: boolean): boolean {
+    const len = this.#verifier.len;
+    if (this.#input.size === 0 && len > 0 && !final) return false;
+    this.#gathering = new Gathering(
+      this.#verifier.start,
+      this.#pool.take(len),
+      this.#parentScratch.subarray(0, 0),
+      undefined,
+    );
+    return true;
+  }
+
+  /**
+   * A whole subtree is next: checked where it lies beside an outboard, waited for, or gathered
+   * whole when it fits (see #run). Whether to go on; undefined when it is entered parent by parent.
+   */
+  #takeSubtree(
+    emit: (out: Uint8Array) => void,
+    deliver: (bytes: Uint8Array) => number,
+    final: boolean,
+  ): boolean | undefined {
+    const { start, len, leafBytes } = this.#verifier;
     const input = this.#input;
     const outboard = this.#outboard;
-    const leafBytes = verifier.leafBytes;
-    for (;;) {
-      const gathering = this.#gathering;
-      if (gathering) {
-        this.#consumed += gathering.fill(input);
-        if (gathering.missing > 0) {
-          if (final) await this.#verifyPart(gathering, emit);
-          return;
-        }
-        this.#gathering = undefined;
-        await this.#verifyWhole(gathering, emit);
-        continue;
-      }
-      const { kind, start, len } = verifier;
-      if (kind === 'done') {
-        if (input.size > 0) {
-          const what = outboard ? 'content' : 'Bao encoding';
-          throw IntegrityError.corrupt(
-            this.#hash,
-            `the ${what} has ${input.size} bytes after the end of its tree, at byte ${this.#consumed}`,
-          );
-        }
-        return;
-      }
-      if (kind === 'leaf') {
-        if (input.size === 0 && len > 0 && !final) return;
-        this.#gathering = new Gathering(start, this.#pool.take(len), this.#parentScratch.subarray(0, 0), undefined);
-        continue;
-      }
-      if (kind === 'parent' && verifier.wholeSubtree) {
-        const parentBytes = outboardSubtreeLen(len, leafBytes);
-        if (outboard && this.#verifyInPlace(len, parentBytes, emit, deliver)) continue;
-        // The next write may hold the whole subtree, to verify where it lies.
-        if (outboard && input.size === 0 && !final) return;
-        const encodedBytes = outboard ? len : len + parentBytes;
-        // Waiting for a subtree whose content fits in the largest write holds at most two
-        // writes' worth; final: only what is queued.
-        const fits = final ? encodedBytes <= input.size : len <= this.#largestWrite || encodedBytes <= input.size;
-        if (fits || (len <= this.#batchBytes && !final)) {
-          let runs = outboard ? undefined : this.#runs.get(len);
-          if (!outboard && !runs) this.#runs.set(len, (runs = encodingRuns(len, leafBytes)));
-          const parents = this.#parents(outboard ? 0 : parentBytes);
-          this.#gathering = new Gathering(start, this.#pool.take(len), parents, runs);
-          continue;
-        }
-      }
-      // The header or a single parent: from the outboard, or from the combined encoding.
-      const size = kind === 'header' ? HEADER_LEN : PARENT_LEN;
-      let bytes: Uint8Array | Promise<Uint8Array> | undefined = outboard ? outboard.read(size) : input.take(size);
-      if (bytes instanceof Promise) bytes = await bytes;
-      if (bytes === undefined) return;
-      if (!outboard) this.#consumed += size;
-      if (kind === 'header') verifier.header(bytes);
-      else verifier.parent(bytes);
+    const parentBytes = outboardSubtreeLen(len, leafBytes);
+    if (outboard && this.#verifyInPlace(len, parentBytes, emit, deliver)) return true;
+    // The next write may hold the whole subtree, to verify where it lies.
+    if (outboard && input.size === 0 && !final) return false;
+    const encodedBytes = outboard ? len : len + parentBytes;
+    // Waiting for a subtree whose content fits in the largest write holds at most two writes'
+    // worth; final: only what is queued.
+    const fits = final ? encodedBytes <= input.size : len <= this.#largestWrite || encodedBytes <= input.size;
+    if (!fits && (len > this.#batchBytes || final)) return undefined;
+    let runs = outboard ? undefined : this.#runs.get(len);
+    if (!outboard && !runs) this.#runs.set(len, (runs = encodingRuns(len, leafBytes)));
+    this.#gathering = new Gathering(start, this.#pool.take(len), this.#parents(outboard ? 0 : parentBytes), runs);
+    return true;
+  }
+
+  /**
+   * The header or a single parent, from the outboard or from the combined encoding. Whether to
+   * go on; a promise only while a streamed outboard is read.
+   */
+  #readNode(): boolean | Promise<boolean> {
+    const size = this.#verifier.kind === 'header' ? HEADER_LEN : PARENT_LEN;
+    const outboard = this.#outboard;
+    if (!outboard) {
+      const bytes = this.#input.take(size);
+      if (bytes !== undefined) this.#consumed += size;
+      return this.#takeNode(bytes);
     }
+    const bytes = outboard.read(size);
+    return bytes instanceof Promise ? bytes.then((b) => this.#takeNode(b)) : this.#takeNode(bytes);
+  }
+
+  /** Checks the header or parent read, if there is one. */
+  #takeNode(bytes: Uint8Array | undefined): boolean {
+    if (bytes === undefined) return false;
+    if (this.#verifier.kind === 'header') this.#verifier.header(bytes);
+    else this.#verifier.parent(bytes);
+    return true;
   }
 
   /**
