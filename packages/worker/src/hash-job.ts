@@ -113,7 +113,7 @@ export class HashJob {
     this.plan = plan;
     this.#window = window;
     this.#onSettle = onSettle;
-    this.#merger = plan.count > 1 ? new InOrderMerger(plan.count, window, opts.mode) : undefined;
+    this.#merger = plan.count > 1 ? new InOrderMerger(plan, window, opts.mode) : undefined;
     this.promise = new Promise((resolve, reject) => {
       this.#resolve = resolve;
       this.#reject = reject;

@@ -2,8 +2,9 @@
  * How an input is cut into tasks: equal power-of-two subtrees laid end to end, the last one
  * possibly shorter. Because every subtree is a power of two chunks long and starts at a multiple
  * of its own length, each is a complete subtree of BLAKE3's tree (`hashSubtree` accepts it), and
- * the tree above them is the same shape as the tree above chunks: the stack rule of
- * merge-chaining-values.ts applies with a subtree in the role of a chunk.
+ * the tree above them is the same shape as the tree above chunks: core's hazmat
+ * `ChainingValueStack` takes them in order (merge-chaining-values.ts), a subtree in the role of a
+ * chunk.
  */
 import { CHUNK_LEN } from '@blake3-web/core';
 
