@@ -63,6 +63,14 @@ function aChunkOffset(value: unknown, name: string): number {
  * multiple of 1024.
  */
 export function cvStackDepth(inputOffset: number | bigint): number {
+  // Numbers skip the bigint checks: tree builders ask once per parent.
+  if (
+    typeof inputOffset === 'number' &&
+    Number.isSafeInteger(inputOffset) &&
+    inputOffset >= 0 &&
+    inputOffset % CHUNK_LEN === 0
+  )
+    return cvStackDepthOf(inputOffset / CHUNK_LEN);
   const offset = auint(inputOffset, 'inputOffset');
   if (offset % BigInt(CHUNK_LEN) !== 0n)
     throw new RangeError(`inputOffset must be a multiple of ${CHUNK_LEN}, got ${inputOffset}`);

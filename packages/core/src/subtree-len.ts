@@ -36,6 +36,15 @@ export function maxSubtreeLen<T extends number | bigint>(inputOffset: T): T | un
  * single chunk and cannot be split.
  */
 export function leftSubtreeLen<T extends number | bigint>(inputLen: T): T {
+  if (typeof inputLen === 'number' && Number.isSafeInteger(inputLen) && inputLen > CHUNK_LEN) {
+    // Numbers skip the bigint steps: tree builders ask once per parent. Math.log2 may round
+    // either way near a power of two, so the power is corrected to the exact one.
+    const fullChunks = Math.floor((inputLen - 1) / CHUNK_LEN);
+    let p = 2 ** Math.floor(Math.log2(fullChunks));
+    if (p > fullChunks) p /= 2;
+    else if (p * 2 <= fullChunks) p *= 2;
+    return (p * CHUNK_LEN) as T;
+  }
   const len = auint(inputLen, 'inputLen');
   if (len <= CHUNK)
     throw new RangeError(`inputLen must be more than ${CHUNK_LEN} bytes (one chunk cannot be split), got ${inputLen}`);

@@ -4,6 +4,7 @@ import {
   chainingValueStack,
   cvStackDepth,
   hashSubtree,
+  leftSubtreeLen,
   maxSubtreeLen,
   Mode,
 } from '@blake3-web/core/hazmat';
@@ -242,4 +243,15 @@ it('fromState refuses a state whose values do not fit its offset', () => {
     message: /state.offset must be from 4096 to 8192/,
   });
   assert.equal(ChainingValueStack.fromState({ offset: 3072, cvs }).offset, 3072);
+});
+
+it('leftSubtreeLen and cvStackDepth give numbers the same answers as bigints, around every power of two', () => {
+  for (let k = 10; k < 53; k++) {
+    for (const len of [2 ** k - 1, 2 ** k, 2 ** k + 1, 2 ** k + 1024, 3 * 2 ** (k - 1) - 1]) {
+      if (len <= CHUNK_LEN || !Number.isSafeInteger(len)) continue;
+      assert.equal(leftSubtreeLen(len), Number(leftSubtreeLen(BigInt(len))), `leftSubtreeLen(${len})`);
+    }
+    const offset = 2 ** k - (k > 10 ? 1024 : 0);
+    assert.equal(cvStackDepth(offset), cvStackDepth(BigInt(offset)), `cvStackDepth(${offset})`);
+  }
 });
