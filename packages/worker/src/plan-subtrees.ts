@@ -7,6 +7,7 @@
  * chunk.
  */
 import { CHUNK_LEN } from '@blake3-web/core';
+import { leftSubtreeLen } from '@blake3-web/core/hazmat';
 
 /**
  * The default largest subtree a task hashes: 16 MiB. A task costs about 0.25 ms beyond its bytes
@@ -41,11 +42,6 @@ export function isSubtreeSize(n: number): boolean {
   return Number.isSafeInteger(n) && n >= CHUNK_LEN && (n & (n - 1)) === 0 && n <= 2 ** 30;
 }
 
-/** The largest power of two that is at most `n` (n >= 1). */
-function floorPowerOfTwo(n: number): number {
-  return 2 ** Math.floor(Math.log2(n));
-}
-
 /**
  * Plans the subtrees of an input of `total` bytes for `workers` workers, with subtrees of at most
  * `maxSubtreeBytes`. An input too small to keep every worker busy with full subtrees gets smaller
@@ -60,7 +56,10 @@ export function planSubtrees(total: number, maxSubtreeBytes: number, workers: nu
   const wanted = Math.max(1, workers) * MIN_TASKS_PER_WORKER;
   let subtreeBytes = maxSubtreeBytes;
   if (total < maxSubtreeBytes * wanted) {
-    subtreeBytes = Math.max(minBytes, Math.min(maxSubtreeBytes, floorPowerOfTwo(Math.max(1, total / wanted))));
+    // The largest power-of-two subtree within each task's share: BLAKE3's split of one byte more.
+    const share = Math.floor(total / wanted);
+    const fits = share > CHUNK_LEN ? leftSubtreeLen(share + 1) : CHUNK_LEN;
+    subtreeBytes = Math.max(minBytes, Math.min(maxSubtreeBytes, fits));
   }
   const count = total <= subtreeBytes ? 1 : Math.ceil(total / subtreeBytes);
   return { total, subtreeBytes, count };
