@@ -12,8 +12,8 @@ const BUDGETS: readonly { name: string; code: string; minified: number; gzip: nu
   {
     name: '@blake3-web/core/hazmat (every export)',
     code: "export * from '@blake3-web/core/hazmat';",
-    minified: 39400,
-    gzip: 13000,
+    minified: 39700,
+    gzip: 13100,
   },
   { name: 'blake3() alone', code: "export { blake3 } from '@blake3-web/core';", minified: 27900, gzip: 8900 },
 ];
