@@ -1,7 +1,5 @@
-import { blake3, KEY_LEN, type OutputReader } from '@blake3-web/core';
+import { blake3, KEY_LEN, type Blake3Opts, type OutputReader } from '@blake3-web/core';
 import { fstatSync, openSync, readSync } from 'node:fs';
-
-export type Mode = { key?: Uint8Array; context?: string };
 
 /** Files at least this large go to the worker pool; below it, thread start-up costs more than it saves. */
 export const POOL_MIN_BYTES = 16 << 20;
@@ -24,7 +22,7 @@ export function regularFileSize(fd: number): number | undefined {
  * reads: nothing else runs meanwhile, and a check of millions of small files costs a few
  * microseconds per file instead of a promise round trip per call.
  */
-export function hashOpenFile(fd: number, mode: Mode): OutputReader {
+export function hashOpenFile(fd: number, mode: Blake3Opts): OutputReader {
   const hasher = blake3.create(mode);
   const buf = (readBuffer ??= new Uint8Array(READ_BYTES));
   for (;;) {
@@ -35,7 +33,7 @@ export function hashOpenFile(fd: number, mode: Mode): OutputReader {
 }
 
 /** The XOF reader of everything on standard input. */
-export async function hashStdin(mode: Mode): Promise<OutputReader> {
+export async function hashStdin(mode: Blake3Opts): Promise<OutputReader> {
   const hasher = blake3.create(mode);
   for await (const chunk of process.stdin) hasher.update(chunk as Uint8Array);
   return hasher.reader();

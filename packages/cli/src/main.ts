@@ -1,11 +1,11 @@
-import { hexToBytes, OUT_LEN, type OutputReader } from '@blake3-web/core';
+import { constantTimeEqual, hexToBytes, OUT_LEN, type Blake3Opts, type OutputReader } from '@blake3-web/core';
 import { closeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { HELP, parseCommandLine, USAGE, UsageError, type Args } from './args.js';
 import { checkFileLines } from './check-lines.js';
 import { parseCheckLine } from './check-line.js';
 import { escapeName } from './escape-name.js';
-import { hashOpenFile, hashStdin, openPath, readKeyFromStdin, regularFileSize, type Mode } from './hash-input.js';
+import { hashOpenFile, hashStdin, openPath, readKeyFromStdin, regularFileSize } from './hash-input.js';
 import { osErrorReason } from './os-error.js';
 import { poolHasher, type PoolHasher } from './pool-hasher.js';
 import { fromText, NOT_UTF8_HINT, rawArgv, validUtf8, type RawArg } from './raw-argv.js';
@@ -62,7 +62,7 @@ async function run(argv: RawArg[], io: Writer): Promise<number> {
       `--seek ${args.seek} with ${length} output bytes goes past the end of BLAKE3's output stream (2^64 bytes)`,
     );
   }
-  let mode: Mode = {};
+  let mode: Blake3Opts = {};
   if (args.keyed) mode = { key: await readKeyFromStdin() };
   else if (args.deriveKey !== undefined) mode = { context: args.deriveKey };
   const pool = poolHasher(args.numThreads);
@@ -79,7 +79,7 @@ const isStdin = (arg: RawArg) => arg.bytes.length === 1 && arg.bytes[0] === 0x2d
 async function hashPath(
   arg: RawArg,
   args: Args,
-  mode: Mode,
+  mode: Blake3Opts,
   pool: PoolHasher,
   length: bigint,
 ): Promise<OutputReader | Uint8Array> {
@@ -115,7 +115,7 @@ function emit(result: OutputReader | Uint8Array, length: bigint, hex: boolean, i
   writeOutput(result instanceof Uint8Array ? bytesSource(result) : result, length, hex, io);
 }
 
-async function hashAll(args: Args, mode: Mode, io: Writer, pool: PoolHasher): Promise<number> {
+async function hashAll(args: Args, mode: Blake3Opts, io: Writer, pool: PoolHasher): Promise<number> {
   let status = 0;
   for (const arg of args.files) {
     let result: OutputReader | Uint8Array;
@@ -159,7 +159,7 @@ async function* fileChunks(path: Uint8Array): AsyncGenerator<Uint8Array> {
   }
 }
 
-async function checkAll(args: Args, mode: Mode, io: Writer, pool: PoolHasher): Promise<number> {
+async function checkAll(args: Args, mode: Blake3Opts, io: Writer, pool: PoolHasher): Promise<number> {
   let failed = 0;
   // A check file that cannot be read or is not UTF-8 ends the run (main reports it), as in b3sum.
   for (const checkfile of args.files) {
@@ -176,7 +176,7 @@ async function checkAll(args: Args, mode: Mode, io: Writer, pool: PoolHasher): P
 async function checkOne(
   line: { text: string } | { tooLong: true },
   args: Args,
-  mode: Mode,
+  mode: Blake3Opts,
   io: Writer,
   pool: PoolHasher,
 ): Promise<boolean> {
@@ -196,17 +196,11 @@ async function checkOne(
     io.out(`${parsed.shown}: FAILED (${osErrorReason(err)})\n`);
     return false;
   }
-  if (equal(found, hexToBytes(parsed.expectedHex))) {
+  // In constant time: a check must not leak where a digest differs.
+  if (constantTimeEqual(found, hexToBytes(parsed.expectedHex))) {
     if (!args.quiet) io.out(`${parsed.shown}: OK\n`);
     return true;
   }
   io.out(`${parsed.shown}: FAILED\n`);
   return false;
-}
-
-/** Constant-time comparison: a check must not leak where a digest differs. */
-function equal(a: Uint8Array, b: Uint8Array): boolean {
-  let diff = a.length ^ b.length;
-  for (let i = 0; i < a.length && i < b.length; i++) diff |= a[i] ^ b[i];
-  return diff === 0;
 }

@@ -1,6 +1,6 @@
 import { createPool, type Pool } from '@blake3-web/worker';
 import { availableParallelism } from 'node:os';
-import type { Mode } from './hash-input.js';
+import type { Blake3Opts } from '@blake3-web/core';
 import { POOL_MIN_BYTES } from './hash-input.js';
 
 /** Output longer than this is streamed from a reader on this thread rather than returned whole by the pool. */
@@ -8,7 +8,7 @@ const POOL_MAX_OUTPUT = 64 << 10;
 
 export type PoolHasher = {
   /** `length` output bytes of a large regular file hashed on worker threads, or undefined to hash it here. */
-  hash(path: string, size: number, mode: Mode, length: number): Promise<Uint8Array | undefined>;
+  hash(path: string, size: number, mode: Blake3Opts, length: number): Promise<Uint8Array | undefined>;
   close(): void;
 };
 

@@ -1,5 +1,6 @@
 import { compress } from './_compress.js';
-import { BLOCK_LEN, CHUNK_LEN, MAX_DEPTH, PARENT, TWO_POW_32 } from './_constants.js';
+import { BLOCK_LEN, CHUNK_LEN, MAX_DEPTH, PARENT } from './_constants.js';
+import { cvStackDepthOf } from './_cv-stack-depth.js';
 import { MAX_CALL_CHUNKS } from './_kernels.js';
 import type { Output } from './_output.js';
 import { chunkKernels, singleChunkKernels } from './backend.js';
@@ -12,14 +13,6 @@ import { chunkKernels, singleChunkKernels } from './backend.js';
  */
 const GROUP_CHUNKS = 16;
 const GROUP_LEN = GROUP_CHUNKS * CHUNK_LEN;
-
-/** Set bits of a non-negative integer below 2^53. */
-function popcount(n: number): number {
-  let c = 0;
-  for (let w = n >>> 0; w !== 0; c++) w &= w - 1;
-  for (let w = Math.floor(n / TWO_POW_32); w !== 0; c++) w &= w - 1;
-  return c;
-}
 
 /** The largest typed array V8 allocates inside its heap (its default typed_array_max_size_in_heap). */
 const ON_HEAP_MAX = 64;
@@ -189,11 +182,11 @@ export class HasherState {
   }
 
   /**
-   * Merges the stack down to one entry per set bit of the chunk count so far, before a push:
-   * merging lazily keeps the last pushed subtrees apart, so no push can compress the root.
+   * Merges the stack down to the depth of the chunk count so far (`cvStackDepthOf`), before a
+   * push: merging lazily keeps the last pushed subtrees apart, so no push can compress the root.
    */
   #mergeCompleted(stack: Uint32Array, stackLen: number): number {
-    const target = popcount(this.chunkCounter - this.initialChunkCounter);
+    const target = cvStackDepthOf(this.chunkCounter - this.initialChunkCounter);
     for (; stackLen > target; stackLen--) {
       const top = (stackLen - 2) * 8;
       compress(this.key, 0, stack, top, 0, 0, BLOCK_LEN, this.flags | PARENT, stack, top, 8);

@@ -13,16 +13,16 @@ export type Blake3Opts = {
   context?: string;
 };
 
-/** A mode of BLAKE3: the key words and flags every compression of the hash uses. */
-export type Mode = { readonly key: Uint32Array; readonly flags: number; readonly dkLen: number };
+/** A mode of BLAKE3 resolved from options: the key words and flags every compression of the hash uses, and the output length. */
+export type ResolvedMode = { readonly key: Uint32Array; readonly flags: number; readonly dkLen: number };
 
 const IV_WORDS = Uint32Array.from(IV);
 /** The mode without options, shared: resolving it allocates nothing. */
-const DEFAULT_MODE: Mode = { key: IV_WORDS, flags: 0, dkLen: OUT_LEN };
+const DEFAULT_MODE: ResolvedMode = { key: IV_WORDS, flags: 0, dkLen: OUT_LEN };
 let lastContext: { context: string; key: Uint32Array } | undefined;
 
 /** Validates options and resolves them into a mode; `what` names the options in messages. */
-export function resolveMode(opts: unknown, what = 'opts'): Mode {
+export function resolveMode(opts: unknown, what = 'opts'): ResolvedMode {
   if (opts === undefined) return DEFAULT_MODE;
   if (typeof opts !== 'object' || opts === null)
     throw new TypeError(`${what} must be an object, got ${describe(opts)}`);

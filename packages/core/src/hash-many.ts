@@ -3,7 +3,7 @@ import { toBytes, type Input } from './_bytes.js';
 import { BLOCK_LEN, CHUNK_LEN } from './_constants.js';
 import { HasherState } from './_hasher-state.js';
 import { MANY_MAX_OUT, type ManyJobs } from './_kernels.js';
-import { resolveMode, type Blake3Opts, type Mode } from './_options.js';
+import { resolveMode, type Blake3Opts, type ResolvedMode } from './_options.js';
 import { Output } from './_output.js';
 import { manyJobs } from './backend.js';
 
@@ -43,7 +43,7 @@ function inputsRemain(): void {
 }
 
 /** One message through the one-shot path, its digest into the sink at `i * dkLen`. */
-function hashOne(bytes: Uint8Array, mode: Mode, i: number): void {
+function hashOne(bytes: Uint8Array, mode: ResolvedMode, i: number): void {
   const { dkLen } = mode;
   inputsRemain();
   (state ??= new HasherState())
@@ -100,7 +100,7 @@ function flushPiece(k: ManyJobs, dkLen: number, messages: Int32Array, trees: Int
  * chunk per lane; then one run per tree level hashes the parents of all messages of more than
  * one chunk (at most 4 levels for 16 chunks). Message `p` of the piece gets output slot `p`.
  */
-function hashBatch(k: ManyJobs, bytes: readonly Uint8Array[], mode: Mode): void {
+function hashBatch(k: ManyJobs, bytes: readonly Uint8Array[], mode: ResolvedMode): void {
   if (!pieceMessages || pieceMessages.length < k.maxMessages)
     ((pieceMessages = new Int32Array(k.maxMessages)), (pieceTrees = new Int32Array(3 * k.maxMessages)));
   const messages = pieceMessages,
@@ -149,7 +149,7 @@ function hashBatch(k: ManyJobs, bytes: readonly Uint8Array[], mode: Mode): void 
  * one after another in `nodes`: 32 bytes each, in order. As jobs, one per node (on the wasm-simd
  * backend 4 at a time).
  */
-export function parentChainingValues(nodes: Uint8Array, mode: Mode): Uint8Array {
+export function parentChainingValues(nodes: Uint8Array, mode: ResolvedMode): Uint8Array {
   const count = nodes.length / BLOCK_LEN;
   const out = new Uint8Array(32 * count);
   const k = manyJobs(count);
@@ -188,7 +188,7 @@ function snapshotInputs(inputs: unknown): Uint8Array[] {
  * which nothing else can reach), `out` may lie in the inputs' memory: no digest reaches it before
  * every input was read.
  */
-function hashEach(bytes: readonly Uint8Array[], mode: Mode, out: Uint8Array, fresh?: Uint8Array): void {
+function hashEach(bytes: readonly Uint8Array[], mode: ResolvedMode, out: Uint8Array, fresh?: Uint8Array): void {
   ((sink = out), (dest = fresh));
   if (mode.dkLen <= MANY_MAX_OUT) hashBatch(manyJobs(bytes.length), bytes, mode);
   else for (let i = 0; i < bytes.length; i++) hashOne(bytes[i], mode, i);

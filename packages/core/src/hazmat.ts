@@ -5,7 +5,9 @@
  *
  * Every function takes the mode as options (`{ key }`, `{ context }` or none) or as a `Mode`
  * resolved once, which callers that merge many subtrees should pass: a context is then hashed
- * into its key once, not per call.
+ * into its key once, not per call. Subtrees hashed in order, by anyone, become a root through a
+ * `ChainingValueStack` (chaining-value-stack.ts), which refuses the pushes that would build
+ * another tree.
  *
  * @example
  * ```ts
@@ -24,12 +26,22 @@ import { LITTLE_ENDIAN, toBytes, wordsFromBytes, wordsToBytes, type Input } from
 import { BLOCK_LEN, CHUNK_LEN, OUT_LEN, PARENT } from './_constants.js';
 import { HasherState } from './_hasher-state.js';
 import { MAX_CALL_CHUNKS } from './_kernels.js';
-import { resolveMode, type Blake3Opts, type Mode as ResolvedMode } from './_options.js';
+import type { Blake3Opts, ResolvedMode } from './_options.js';
 import { Output } from './_output.js';
 import { chunkKernels } from './backend.js';
 import { parentChainingValues } from './hash-many.js';
+import { Mode, modeOf } from './mode.js';
+import { maxSubtreeLen } from './subtree-len.js';
 
 export { BLOCK_LEN, CHUNK_LEN } from './_constants.js';
+export { Mode } from './mode.js';
+export { leftSubtreeLen, maxSubtreeLen } from './subtree-len.js';
+export {
+  ChainingValueStack,
+  chainingValueStack,
+  cvStackDepth,
+  type ChainingValueStackState,
+} from './chaining-value-stack.js';
 
 /** Options of functions that return a 32-byte chaining value: the mode only. */
 export type SubtreeOpts = Omit<Blake3Opts, 'dkLen'>;
@@ -37,92 +49,6 @@ export type SubtreeOpts = Omit<Blake3Opts, 'dkLen'>;
 const MAX_COUNTER = BigInt(Number.MAX_SAFE_INTEGER);
 
 const CHUNK = BigInt(CHUNK_LEN);
-
-/** A Mode's resolved mode, which only this module reads (set by the class's static block). */
-let resolvedMode: (mode: Mode) => ResolvedMode;
-/**
- * Marks a Mode of any copy of this module. Another copy's Mode (two bundles, a second install)
- * fails `instanceof` and, read as options, would be the plain hash mode without a word: it is
- * refused instead.
- */
-const MODE_MARK = Symbol.for('@blake3-web/core/hazmat Mode');
-
-/**
- * A mode of BLAKE3 resolved once (the Rust crate's `Mode`): options checked, a key turned into
- * words, a context hashed into its derive_key context key (`hash_derive_key_context`). Every
- * function here takes one in place of options. Its `dkLen` is the length of the hash
- * `mergeSubtreesRoot` gives; the functions that return chaining values use its key and flags only.
- */
-export class Mode {
-  readonly #mode: ResolvedMode;
-
-  constructor(opts?: Blake3Opts) {
-    this.#mode = resolveMode(opts);
-  }
-
-  /** The output length of the root hash, in bytes. */
-  get dkLen(): number {
-    return this.#mode.dkLen;
-  }
-
-  get [MODE_MARK](): true {
-    return true;
-  }
-
-  static {
-    resolvedMode = (m) => m.#mode;
-  }
-}
-
-/** The mode of options or a Mode; `fn`, when given, returns a chaining value and refuses opts.dkLen. */
-function modeOf(opts: unknown, fn?: string): ResolvedMode {
-  if (opts instanceof Mode) return resolvedMode(opts);
-  if (typeof opts === 'object' && opts !== null && MODE_MARK in opts) {
-    throw new TypeError(
-      'opts is a Mode made by another copy of @blake3-web/core: pass the options, or a Mode of this copy',
-    );
-  }
-  if (fn !== undefined && typeof opts === 'object' && opts !== null && (opts as Blake3Opts).dkLen !== undefined) {
-    throw new TypeError(`${fn} returns a 32-byte chaining value: opts.dkLen is not accepted`);
-  }
-  return resolveMode(opts);
-}
-
-function trailingZeros(n: bigint): bigint {
-  let z = 0n;
-  while ((n & 1n) === 0n) ((n >>= 1n), z++);
-  return z;
-}
-
-function sameType<T extends number | bigint>(like: T, value: bigint): T {
-  return (typeof like === 'bigint' ? value : Number(value)) as T;
-}
-
-/**
- * The largest subtree that can start at `inputOffset`: `undefined` (no limit) at 0, otherwise
- * 2^(trailing zero bits of the chunk index) chunks. Returns the type it was given.
- */
-export function maxSubtreeLen<T extends number | bigint>(inputOffset: T): T | undefined {
-  const offset = auint(inputOffset, 'inputOffset');
-  if (offset % CHUNK !== 0n) throw new RangeError(`inputOffset must be a multiple of ${CHUNK_LEN}, got ${inputOffset}`);
-  if (offset === 0n) return undefined;
-  return sameType(inputOffset, (1n << trailingZeros(offset / CHUNK)) * CHUNK);
-}
-
-/**
- * Where an input of `inputLen` bytes splits into its left and right subtrees: the largest power
- * of two chunks that leaves at least one byte on the right. An input of one chunk or less is a
- * single chunk and cannot be split.
- */
-export function leftSubtreeLen<T extends number | bigint>(inputLen: T): T {
-  const len = auint(inputLen, 'inputLen');
-  if (len <= CHUNK)
-    throw new RangeError(`inputLen must be more than ${CHUNK_LEN} bytes (one chunk cannot be split), got ${inputLen}`);
-  const fullChunks = (len - 1n) / CHUNK;
-  let p = 1n;
-  while (p * 2n <= fullChunks) p *= 2n;
-  return sameType(inputLen, p * CHUNK);
-}
 
 /** Where a subtree starts, checked: its first chunk's index and the most bytes it may hold. */
 function subtreeStart(inputOffset: unknown): { counter: number; maxLen: number } {

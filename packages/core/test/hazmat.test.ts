@@ -352,3 +352,21 @@ forEachBackend('hazmat', () => {
     assert.throws(() => mergeSubtreesRoot(new Uint8Array(32), 'x' as never), { name: 'TypeError', message: /right/ });
   });
 });
+
+it("a Mode's options are the plain key, context or neither it was made from, picked out of larger options", () => {
+  const key = new Uint8Array(32).map((_, i) => i);
+  const keyed = new Mode({ key, dkLen: 7, upload: 'x' } as Blake3Opts);
+  assert.deepEqual(keyed.options, { key, dkLen: 7 });
+  assert.notEqual(keyed.options.key, key);
+  key[0] = 99; // a copy was kept
+  assert.equal(keyed.options.key![0], 0);
+  assert.deepEqual(new Mode({ context: 'c', signal: undefined } as Blake3Opts).options, { context: 'c', dkLen: 32 });
+  assert.deepEqual(new Mode().options, { dkLen: 32 });
+  assert.deepEqual(new Mode({ key: undefined, context: undefined }).options, { dkLen: 32 });
+  // A Mode made of its options is the same mode.
+  assert.deepEqual(mergeSubtreesRoot(key, key, new Mode(keyed.options)), mergeSubtreesRoot(key, key, keyed));
+  assert.throws(() => new Mode({ key, context: 'c' }), {
+    name: 'TypeError',
+    message: /opts.key and opts.context cannot be used together/,
+  });
+});

@@ -8,12 +8,12 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 const BUDGETS: readonly { name: string; code: string; minified: number; gzip: number }[] = [
-  { name: '@blake3-web/core (every export)', code: "export * from '@blake3-web/core';", minified: 38300, gzip: 12900 },
+  { name: '@blake3-web/core (every export)', code: "export * from '@blake3-web/core';", minified: 38400, gzip: 13000 },
   {
     name: '@blake3-web/core/hazmat (every export)',
     code: "export * from '@blake3-web/core/hazmat';",
-    minified: 35000,
-    gzip: 11600,
+    minified: 39700,
+    gzip: 13100,
   },
   { name: 'blake3() alone', code: "export { blake3 } from '@blake3-web/core';", minified: 27900, gzip: 8900 },
 ];

@@ -1,4 +1,4 @@
-import { bytesToHex, hexToBytes } from '@blake3-web/core';
+import { bytesToHex, constantTimeEqual, hexToBytes } from '@blake3-web/core';
 import { aUint8Array, describe, isUint8Array } from './_assert.js';
 import { IntegrityError } from './integrity-error.js';
 
@@ -31,23 +31,13 @@ export function expectedDigest(value: unknown, name = 'expected'): Uint8Array {
 }
 
 /**
- * Compares in time that depends only on the lengths, not on where the digests differ: a keyed
- * digest is a MAC, and a comparison that stops early would tell an attacker how much is right.
- */
-export function digestsEqual(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a[i] ^ b[i];
-  return diff === 0;
-}
-
-/**
  * The IntegrityError for `got` where `want` was expected, or undefined when they are equal. A
  * keyed tag is never disclosed: it is a valid MAC of whatever bytes arrived, so whoever sent them
  * could resubmit it and be accepted.
  */
 export function digestMismatch(got: Uint8Array, want: Uint8Array, keyed: boolean): IntegrityError | undefined {
-  if (digestsEqual(got, want)) return undefined;
+  // In constant time: a keyed digest is a MAC.
+  if (constantTimeEqual(got, want)) return undefined;
   const expected = bytesToHex(want);
   if (!keyed) return new IntegrityError(expected, bytesToHex(got));
   return new IntegrityError(

@@ -13,9 +13,14 @@
  */
 import { HEADER_LEN, writeHeader } from '@blake3-web/stream/_internal';
 import { open, rename, rm } from 'node:fs/promises';
-import { blake3 } from '@blake3-web/core';
-import { hashSubtrees, mergeManySubtreesNonRoot, mergeSubtreesRoot } from '@blake3-web/core/hazmat';
-import { CV_LEN } from './_subtrees.js';
+import { blake3, CHUNK_LEN, OUT_LEN as CV_LEN } from '@blake3-web/core';
+import {
+  cvStackDepth,
+  hashSubtrees,
+  leftSubtreeLen,
+  mergeManySubtreesNonRoot,
+  mergeSubtreesRoot,
+} from '@blake3-web/core/hazmat';
 
 /** A parent node: its two children's chaining values. */
 const PARENT_LEN = 2 * CV_LEN;
@@ -207,11 +212,15 @@ export class OutboardBuilder {
    * level l (2^l leaves) completed by leaf m - 1 is the l-th merge after that leaf.
    */
   #push(cvs: Uint8Array): void {
+    const leafBytes = this.#leafBytes;
+    // Parents made by the first `leaves` leaves: one per merge, and a merge leaves one value
+    // fewer on the stack than there are leaves (core's stack depth).
+    const parentsOf = (leaves: number) => leaves - cvStackDepth(leaves * leafBytes);
     const before = this.#leaves;
     const added = cvs.length / CV_LEN;
     const after = before + added;
-    const firstParent = before - popcount(before);
-    const made = new Uint8Array((after - popcount(after) - firstParent) * PARENT_LEN);
+    const firstParent = parentsOf(before);
+    const made = new Uint8Array((parentsOf(after) - firstParent) * PARENT_LEN);
     const kept: { cv: Uint8Array; level: number }[] = [];
     let run = cvs;
     let start = before; // index of run's first subtree on its level
@@ -232,7 +241,7 @@ export class OutboardBuilder {
       for (let p = 0; p < pairs; p++) {
         // The parent of leaves [a, m): made by leaf m - 1, its level-th merge.
         const m = (start + 2 * p + 2) * 2 ** level;
-        const o = (m - 1 - popcount(m - 1) + level - firstParent) * (PARENT_LEN >> 2);
+        const o = (parentsOf(m - 1) + level - firstParent) * (PARENT_LEN >> 2);
         for (let w = 0, f = p * (PARENT_LEN >> 2); w < PARENT_LEN >> 2; w++) to[o + w] = from[f + w];
       }
       run = mergeManySubtreesNonRoot(run.subarray(0, pairs * PARENT_LEN));
@@ -283,7 +292,7 @@ async function writePreOrder(
       await out.write(ordered);
       return;
     }
-    const left = largestPowerOfTwoBelow(n);
+    const left = leftLeaves(n);
     await out.write(await read(first + n - 2, 1));
     await subtree(left, first);
     await subtree(n - left, first + left - 1);
@@ -300,27 +309,14 @@ function reorder(post: Uint8Array, n: number, first: number, out: Uint8Array, at
   if (n === 1) return at;
   const root = (first + n - 2) * PARENT_LEN;
   out.set(post.subarray(root, root + PARENT_LEN), at);
-  const left = largestPowerOfTwoBelow(n);
+  const left = leftLeaves(n);
   at = reorder(post, left, first, out, at + PARENT_LEN);
   return reorder(post, n - left, first + left - 1, out, at);
 }
 
 /** The left subtree's leaves in a tree of `n` >= 2 leaves: BLAKE3's split, in whole leaves. */
-function largestPowerOfTwoBelow(n: number): number {
-  let p = 1;
-  while (p * 2 < n) p *= 2;
-  return p;
-}
-
-/** Set bits of an integer below 2^53. */
-function popcount(n: number): number {
-  return popcount32(n >>> 0) + (n >= 2 ** 32 ? popcount32(Math.floor(n / 2 ** 32)) : 0);
-}
-
-function popcount32(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
+function leftLeaves(n: number): number {
+  return leftSubtreeLen(n * CHUNK_LEN) / CHUNK_LEN;
 }
 
 function concat(parts: readonly Uint8Array[], length: number): Uint8Array {

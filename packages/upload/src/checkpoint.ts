@@ -1,15 +1,15 @@
 /**
  * Checkpoints: the hash of an upload's first `offset` bytes as a small plain object (JSON and
  * structured-clone safe) that a later hasher resumes from. `offset` is a multiple of 1024 and
- * the state is the chunk stack of the reference implementation: one 32-byte chaining value per
- * set bit of `offset / 1024`. A checkpoint names the upload and the mode it belongs to and
+ * the state is core's `ChainingValueStack` at rest there (`state()`): one 32-byte chaining value
+ * per set bit of `offset / 1024`. A checkpoint names the upload and the mode it belongs to and
  * carries a checksum; reading one that is damaged, of another version, or of another upload or
  * mode throws a CheckpointError, never a hasher that would give a wrong root.
  * @module
  */
-import { bytesToHex, hexToBytes } from '@blake3-web/core';
+import { blake3, bytesToHex, CHUNK_LEN, hexToBytes, OUT_LEN, type Blake3Opts } from '@blake3-web/core';
+import { cvStackDepth, Mode, type ChainingValueStackState } from '@blake3-web/core/hazmat';
 import { describe } from './_assert.js';
-import { CHUNK_LEN, CV_LEN, keyFingerprint, stateChecksum, type HashMode } from './_subtrees.js';
 
 export const CHECKPOINT_FORMAT = 'blake3-web/upload-checkpoint';
 export const CHECKPOINT_VERSION = 1;
@@ -40,31 +40,27 @@ export class CheckpointError extends Error {
 }
 
 /** How a checkpoint names a mode; a keyed mode by a fingerprint that does not reveal the key. */
-export function modeName(mode: HashMode): string {
-  if (mode.key !== undefined) return `keyed:${bytesToHex(keyFingerprint(mode.key))}`;
-  if (mode.context !== undefined) return `derive:${mode.context}`;
+export function modeName(mode: Mode | Omit<Blake3Opts, 'dkLen'>): string {
+  const { key, context } = (mode instanceof Mode ? mode : new Mode(mode)).options;
+  if (key !== undefined) return `keyed:${bytesToHex(blake3('blake3-web upload checkpoint key', { key, dkLen: 16 }))}`;
+  if (context !== undefined) return `derive:${context}`;
   return 'hash';
 }
 
-/** The set bits of `n`: how many chaining values the stack holds after n chunks. */
-export function stackDepth(chunks: number): number {
-  let depth = 0;
-  for (let n = chunks; n > 0; n = Math.floor(n / 2)) depth += n % 2;
-  return depth;
-}
-
+/** A checksum of a checkpoint's fields: a damaged checkpoint is refused, not resumed. */
 function checksumOf(c: Omit<Checkpoint, 'check'>): string {
-  return bytesToHex(stateChecksum(JSON.stringify([c.format, c.version, c.upload, c.mode, c.offset, c.cvs])));
+  const text = JSON.stringify([c.format, c.version, c.upload, c.mode, c.offset, c.cvs]);
+  return bytesToHex(blake3(text, { context: 'blake3-web upload checkpoint v1', dkLen: 16 }));
 }
 
-export function makeCheckpoint(upload: string, mode: string, offset: number, stack: readonly Uint8Array[]): Checkpoint {
+export function makeCheckpoint(upload: string, mode: string, state: ChainingValueStackState): Checkpoint {
   const fields = {
     format: CHECKPOINT_FORMAT,
     version: CHECKPOINT_VERSION,
     upload,
     mode,
-    offset,
-    cvs: stack.map(bytesToHex).join(''),
+    offset: state.offset,
+    cvs: bytesToHex(state.cvs),
   } as const;
   return { ...fields, check: checksumOf(fields) };
 }
@@ -76,8 +72,11 @@ export function checkpointFor(checkpoint: Checkpoint, upload: string): Checkpoin
   return { ...named, check: checksumOf(named) };
 }
 
-/** Bytes hashed and the chaining values of a checkpoint that passed every check. */
-export type CheckpointState = { readonly offset: number; readonly stack: Uint8Array[] };
+/**
+ * Bytes hashed and the chaining values of a checkpoint that passed every check: a hazmat
+ * `ChainingValueStack`'s state (`offset`, and `cvs`, the values one after another, largest first).
+ */
+export type CheckpointState = ChainingValueStackState;
 
 /**
  * Validates `value` as a checkpoint of `upload` in `mode` and returns its state. Throws a
@@ -104,8 +103,8 @@ export function readCheckpoint(value: unknown, upload: string, mode: string): Ch
   if (typeof offset !== 'number' || !Number.isSafeInteger(offset) || offset < 0 || offset % CHUNK_LEN !== 0) {
     throw corrupt(`offset must be a non-negative multiple of ${CHUNK_LEN}, got ${describe(offset)}`);
   }
-  const depth = stackDepth(offset / CHUNK_LEN);
-  if (cvs.length !== depth * CV_LEN * 2 || !/^[0-9a-f]*$/.test(cvs))
+  const depth = cvStackDepth(offset);
+  if (cvs.length !== depth * OUT_LEN * 2 || !/^[0-9a-f]*$/.test(cvs))
     throw corrupt(`expected ${depth} chaining values for offset ${offset}`);
   const fields = {
     format: CHECKPOINT_FORMAT,
@@ -123,8 +122,5 @@ export function readCheckpoint(value: unknown, upload: string, mode: string): Ch
     );
   if (c.mode !== mode)
     throw new CheckpointError('foreign', 'checkpoint refused: it was made in another mode (hash, key or context)');
-  const bytes = hexToBytes(cvs);
-  const stack: Uint8Array[] = [];
-  for (let i = 0; i < depth; i++) stack.push(bytes.slice(i * CV_LEN, (i + 1) * CV_LEN));
-  return { offset, stack };
+  return { offset, cvs: hexToBytes(cvs) };
 }

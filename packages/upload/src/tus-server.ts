@@ -17,15 +17,14 @@
  * ```
  * @module
  */
-import { blake3, bytesToHex, hexToBytes } from '@blake3-web/core';
+import { blake3, bytesToHex, constantTimeEqual, hexToBytes, type Blake3Opts } from '@blake3-web/core';
+import { Mode } from '@blake3-web/core/hazmat';
 import { BaoEncoder, type BaoTreeOpts } from '@blake3-web/stream';
 import { FileStore } from '@tus/file-store';
 import { ERRORS, type Upload } from '@tus/utils';
-import { timingSafeEqual } from 'node:crypto';
 import { open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
-import type { HashMode } from './_subtrees.js';
 import { describe } from './_assert.js';
 import { OutboardBuilder } from './_outboard-builder.js';
 import { UploadHasher } from './upload-hasher.js';
@@ -37,7 +36,7 @@ export { ROOT_HEADER };
 export const VERIFIED_HEADER = 'Upload-Blake3-Verified';
 
 export type Blake3FileStoreOpts = ConstructorParameters<typeof FileStore>[0] &
-  HashMode & {
+  Omit<Blake3Opts, 'dkLen'> & {
     /**
      * Also build each upload's Bao outboard as its bytes are written, kept as `<id>.obao` once the
      * upload verified: `true` for leaves of 16 KiB (`chunkGroupLog: 4`, an outboard of 1/256 of
@@ -88,7 +87,7 @@ const PARENTS_SUFFIX = '.obao.post';
 
 export class Blake3FileStore extends FileStore {
   readonly #directory: string;
-  readonly #mode: HashMode;
+  readonly #mode: Omit<Blake3Opts, 'dkLen'>;
   readonly #outboard: BaoTreeOpts | undefined;
   /** `opts.verifyStored`: the bytes on disk are hashed again at finish. */
   readonly verifyStored: boolean;
@@ -99,11 +98,12 @@ export class Blake3FileStore extends FileStore {
     const { key, context, outboard, verifyStored, ...storeOpts } = opts;
     if (verifyStored !== undefined && typeof verifyStored !== 'boolean')
       throw new TypeError(`opts.verifyStored must be a boolean, got ${describe(verifyStored)}`);
+    // Checked before the file store starts making its directory, not at the first upload.
+    const { dkLen: _, ...mode } = new Mode({ key, context }).options;
     super(storeOpts);
     this.verifyStored = verifyStored ?? false;
     this.#directory = storeOpts.directory;
-    this.#mode = key !== undefined ? { key } : context !== undefined ? { context } : {};
-    new UploadHasher(this.#mode); // checks key and context now, not at the first upload
+    this.#mode = mode;
     if (outboard !== undefined && typeof outboard !== 'boolean' && (typeof outboard !== 'object' || outboard === null))
       throw new TypeError(`opts.outboard must be a boolean or Bao tree options, got ${describe(outboard)}`);
     if (outboard && (key !== undefined || context !== undefined))
@@ -258,7 +258,7 @@ export class Blake3FileStore extends FileStore {
     this.#tracks.delete(id);
     if (track.outboard !== undefined) {
       const hash = track.outboard.root();
-      if (!timingSafeEqual(hash, root)) {
+      if (!constantTimeEqual(hash, root)) {
         await track.outboard.discard();
         throw new Error(`the Bao outboard built for upload ${id} is not that of its verified bytes`);
       }
@@ -360,7 +360,7 @@ async function finish(store: Blake3FileStore, req: Request, upload: Upload): Pro
         : `${ROOT_HEADER} must be 64 lowercase hex digits`;
   const verified = await store.verifiedRoot(upload.id);
   if (verified !== undefined) {
-    if (malformed === undefined && timingSafeEqual(verified, hexToBytes(sent!)))
+    if (malformed === undefined && constantTimeEqual(verified, hexToBytes(sent!)))
       return { headers: { [VERIFIED_HEADER]: sent! } };
     const why = malformed ?? 'the root sent is not the one the upload verified with';
     throw {
@@ -375,9 +375,9 @@ async function finish(store: Blake3FileStore, req: Request, upload: Upload): Pro
   if (malformed !== undefined) return refuse(malformed);
   const size = upload.size ?? upload.offset;
   const root = await store.rootOf(upload.id, size);
-  if (!timingSafeEqual(root, hexToBytes(sent!)))
+  if (!constantTimeEqual(root, hexToBytes(sent!)))
     return refuse('the bytes received do not have the root the client sent');
-  if (store.verifyStored && !timingSafeEqual(await store.storedRootOf(upload.id, size), root))
+  if (store.verifyStored && !constantTimeEqual(await store.storedRootOf(upload.id, size), root))
     return refuse('the bytes stored are not the bytes received (the file changed on disk)');
   try {
     await store.keepVerified(upload.id, size, root);

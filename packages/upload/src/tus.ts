@@ -24,10 +24,10 @@
  * ```
  * @module
  */
-import { bytesToHex } from '@blake3-web/core';
+import { bytesToHex, type Blake3Opts } from '@blake3-web/core';
+import { Mode } from '@blake3-web/core/hazmat';
 import { describe } from './_assert.js';
 import { startHashWorker } from './_default-worker.js';
-import type { HashMode } from './_subtrees.js';
 import { modeName } from './checkpoint.js';
 import { indexedDbCheckpointStore, type CheckpointStore } from './checkpoint-store.js';
 import { HashingSource, type Blake3TusDiscard, type TusSlice } from './hashing-source.js';
@@ -60,7 +60,7 @@ export interface TusFileSource {
   close(): void;
 }
 
-export type Blake3TusOpts = HashMode & {
+export type Blake3TusOpts = Omit<Blake3Opts, 'dkLen'> & {
   /** Starts the hashing worker (default: the package's hash-worker as a module worker). */
   createWorker?: () => HasherEndpoint;
   /**
@@ -133,10 +133,9 @@ function isPowerOfTwo(n: number): boolean {
 /** One adapter per upload: create a new one for each tus Upload. */
 export function blake3Tus(opts: Blake3TusOpts = {}): Blake3Tus {
   if (typeof opts !== 'object' || opts === null) throw new TypeError(`opts must be an object, got ${describe(opts)}`);
-  const mode: HashMode = {};
-  if (opts.key !== undefined) mode.key = opts.key;
-  if (opts.context !== undefined) mode.context = opts.context;
-  const name = modeName(mode); // validates key and context
+  const resolved = new Mode({ key: opts.key, context: opts.context }); // checks key and context now
+  const name = modeName(resolved);
+  const { dkLen: _, ...mode } = resolved.options;
   const store =
     opts.checkpoints !== undefined
       ? opts.checkpoints

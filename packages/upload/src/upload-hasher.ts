@@ -17,49 +17,24 @@
  * ```
  * @module
  */
+import { blake3, CHUNK_LEN, constantTimeEqual, type Blake3Opts } from '@blake3-web/core';
+import { ChainingValueStack, hashSubtree, leftSubtreeLen, maxSubtreeLen, Mode } from '@blake3-web/core/hazmat';
 import { anumber, aString, aUint8Array, describe } from './_assert.js';
-import {
-  CHUNK_LEN,
-  nextSubtreeLen,
-  parentCv,
-  resolveMode,
-  rootOf,
-  subtreeCv,
-  type HashMode,
-  type Mode,
-} from './_subtrees.js';
-import {
-  makeCheckpoint,
-  modeName,
-  readCheckpoint,
-  stackDepth,
-  type Checkpoint,
-  type CheckpointState,
-} from './checkpoint.js';
+import { makeCheckpoint, modeName, readCheckpoint, type Checkpoint, type CheckpointState } from './checkpoint.js';
 
-export type UploadHasherOpts = HashMode & {
+export type UploadHasherOpts = Omit<Blake3Opts, 'dkLen'> & {
   /** The upload's identity, written into checkpoints and checked when resuming (default ''). */
   upload?: string;
   /** Resume from this checkpoint (see readCheckpoint for what is refused). */
   checkpoint?: Checkpoint;
 };
 
-function modeOf(opts: UploadHasherOpts): HashMode {
-  const mode: HashMode = {};
-  if (opts.key !== undefined) mode.key = opts.key;
-  if (opts.context !== undefined) mode.context = opts.context;
-  return mode;
-}
-
 export class UploadHasher {
-  readonly #mode: HashMode;
-  readonly #resolved: Mode;
+  readonly #mode: Mode;
   readonly #modeName: string;
   readonly #upload: string;
-  /** Chaining values of complete subtrees, largest first: one per set bit of #hashed / 1024. */
-  readonly #stack: Uint8Array[] = [];
-  /** Bytes covered by the stack: a multiple of 1024. */
-  #hashed = 0;
+  /** The subtrees hashed: everything before the tail, a multiple of 1024 bytes. */
+  #stack: ChainingValueStack;
   readonly #tail = new Uint8Array(CHUNK_LEN);
   #tailLen = 0;
   /** A state to compare with when the stack reaches its offset (see expect). */
@@ -68,20 +43,18 @@ export class UploadHasher {
 
   constructor(opts: UploadHasherOpts = {}) {
     if (typeof opts !== 'object' || opts === null) throw new TypeError(`opts must be an object, got ${describe(opts)}`);
-    this.#mode = modeOf(opts);
-    this.#resolved = resolveMode(this.#mode);
+    this.#mode = new Mode(opts);
     this.#modeName = modeName(this.#mode);
     this.#upload = opts.upload === undefined ? '' : aString(opts.upload, 'opts.upload');
-    if (opts.checkpoint !== undefined) {
-      const { offset, stack } = readCheckpoint(opts.checkpoint, this.#upload, this.#modeName);
-      this.#hashed = offset;
-      this.#stack.push(...stack);
-    }
+    this.#stack =
+      opts.checkpoint === undefined
+        ? new ChainingValueStack(this.#mode)
+        : ChainingValueStack.fromState(readCheckpoint(opts.checkpoint, this.#upload, this.#modeName), this.#mode);
   }
 
   /** Bytes of the input taken so far: the next write must start at or before this offset. */
   get offset(): number {
-    return this.#hashed + this.#tailLen;
+    return this.#stack.offset + this.#tailLen;
   }
 
   /**
@@ -108,11 +81,11 @@ export class UploadHasher {
         return taken;
       }
       // A full chunk with more input after it: never the root.
-      this.#push(subtreeCv(this.#tail, this.#hashed, this.#resolved), CHUNK_LEN);
+      this.#push(this.#tail);
       this.#tailLen = 0;
     }
     for (let len = this.#nextLen(data.length); len > 0; len = this.#nextLen(data.length)) {
-      this.#push(subtreeCv(data.subarray(0, len), this.#hashed, this.#resolved), len);
+      this.#push(data.subarray(0, len));
       data = data.subarray(len);
     }
     this.#tail.set(data);
@@ -131,21 +104,11 @@ export class UploadHasher {
   expect(state: CheckpointState): void {
     if (typeof state !== 'object' || state === null)
       throw new TypeError(`state must be a checkpoint's state, got ${describe(state)}`);
-    const { offset, stack } = state;
-    anumber(offset, 'state.offset');
-    if (offset % CHUNK_LEN !== 0 || offset < this.offset)
-      throw new RangeError(
-        `state.offset must be a multiple of ${CHUNK_LEN} at or after the offset taken (${this.offset}), got ${offset}`,
-      );
-    if (!Array.isArray(stack) || stack.length !== stackDepth(offset / CHUNK_LEN))
-      throw new RangeError(
-        `state.stack must hold ${stackDepth(offset / CHUNK_LEN)} chaining values for offset ${offset}, got ${describe(stack)}`,
-      );
-    stack.forEach((cv, i) => {
-      if (aUint8Array(cv, `state.stack[${i}]`).length !== 32)
-        throw new RangeError(`state.stack[${i}] must be 32 bytes, got ${cv.length}`);
-    });
-    this.#expected = { offset, stack: stack.map((cv) => cv.slice()) };
+    // The same checks as a resume from it: a chunk boundary, one value per set bit of its chunks.
+    const { offset, cvs } = ChainingValueStack.fromState(state, this.#mode).state();
+    if (offset < this.offset)
+      throw new RangeError(`state.offset must be at or after the offset taken (${this.offset}), got ${offset}`);
+    this.#expected = { offset, cvs };
     this.#confirmed = undefined;
     this.#reachExpected();
   }
@@ -157,7 +120,7 @@ export class UploadHasher {
 
   /** The state at the last chunk boundary at or before `this.offset`. */
   checkpoint(): Checkpoint {
-    return makeCheckpoint(this.#upload, this.#modeName, this.#hashed, this.#stack);
+    return makeCheckpoint(this.#upload, this.#modeName, this.#stack.state());
   }
 
   /**
@@ -165,21 +128,31 @@ export class UploadHasher {
    * bytes in this mode gives it. Does not change the state.
    */
   digest(dkLen = 32): Uint8Array {
-    if (this.#tailLen === 0 && this.#hashed > 0) {
+    const at = this.#stack.offset;
+    const tail = this.#tail.subarray(0, this.#tailLen);
+    if (at === 0) return blake3(tail, { ...this.#mode.options, dkLen });
+    if (tail.length === 0) {
       throw new RangeError(
-        `the input cannot end at offset ${this.#hashed}, where a checkpoint was resumed: write the bytes after it first`,
+        `the input cannot end at offset ${at}, where a checkpoint was resumed: write the bytes after it first`,
       );
     }
-    return rootOf(this.#stack, this.#tail.subarray(0, this.#tailLen), this.#hashed, this.#mode, this.#resolved, dkLen);
+    return this.#stack
+      .clone()
+      .push(hashSubtree(tail, at, this.#mode), at, tail.length)
+      .digest(dkLen);
   }
 
   /**
-   * The length of the next whole subtree of `available` bytes at the stack's offset; while an
+   * The length of the next whole subtree of `available` bytes at the stack's offset, leaving at
+   * least one byte after it (a subtree that ends the input would be the root's); while an
    * expected state lies ahead, subtrees stop at its offset so that the stack lands on it.
    */
   #nextLen(available: number): number {
-    const ahead = this.#expected === undefined ? Infinity : this.#expected.offset - this.#hashed;
-    return nextSubtreeLen(this.#hashed, ahead > 0 && ahead < available ? ahead + 1 : available);
+    const at = this.#stack.offset;
+    const ahead = this.#expected === undefined ? Infinity : this.#expected.offset - at;
+    const bound = ahead > 0 && ahead < available ? ahead + 1 : available;
+    if (bound <= CHUNK_LEN) return 0;
+    return Math.min(leftSubtreeLen(bound), maxSubtreeLen(at) ?? Infinity);
   }
 
   /**
@@ -189,31 +162,21 @@ export class UploadHasher {
   #reachExpected(): void {
     const expected = this.#expected;
     if (expected === undefined) return;
-    if (this.#tailLen === CHUNK_LEN && this.#hashed + CHUNK_LEN === expected.offset) {
-      this.#push(subtreeCv(this.#tail, this.#hashed, this.#resolved), CHUNK_LEN);
+    if (this.#tailLen === CHUNK_LEN && this.#stack.offset + CHUNK_LEN === expected.offset) {
+      this.#push(this.#tail);
       this.#tailLen = 0;
-    } else if (this.#hashed === expected.offset) this.#compare(expected);
+    } else if (this.#stack.offset === expected.offset) this.#compare(expected);
   }
 
   #compare(expected: CheckpointState): void {
     this.#expected = undefined;
-    let diff = this.#stack.length ^ expected.stack.length;
-    for (let i = 0; i < this.#stack.length && diff === 0; i++)
-      for (let j = 0; j < 32; j++) diff |= this.#stack[i][j] ^ expected.stack[i][j];
-    this.#confirmed = diff === 0;
+    this.#confirmed = constantTimeEqual(this.#stack.state().cvs, expected.cvs);
   }
 
-  #push(cv: Uint8Array, len: number): void {
-    this.#stack.push(cv);
-    this.#hashed += len;
-    // The stack rule of the reference implementation: merge while there are more chaining
-    // values than set bits in the chunk count (equal-sized subtrees side by side).
-    const depth = stackDepth(this.#hashed / CHUNK_LEN);
-    while (this.#stack.length > depth) {
-      const right = this.#stack.pop()!;
-      const left = this.#stack.pop()!;
-      this.#stack.push(parentCv(left, right, this.#resolved));
-    }
-    if (this.#expected !== undefined && this.#hashed === this.#expected.offset) this.#compare(this.#expected);
+  /** Hashes `subtree`, a whole power-of-two subtree where the stack ends, and pushes it. */
+  #push(subtree: Uint8Array): void {
+    const at = this.#stack.offset;
+    this.#stack.push(hashSubtree(subtree, at, this.#mode), at, subtree.length);
+    if (this.#expected !== undefined && this.#stack.offset === this.#expected.offset) this.#compare(this.#expected);
   }
 }

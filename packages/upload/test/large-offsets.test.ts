@@ -4,12 +4,18 @@
 // chaining value from the checkpoint where the subtree is one of its, from hazmat's hashSubtree
 // where it lies after them, split at leftSubtreeLen otherwise. Offsets, chunk counters (2^22 and
 // up), checkpoints and the states a resumed upload is compared with all live above 2^32 here.
-import { bytesToHex } from '@blake3-web/core';
-import { hashSubtree, leftSubtreeLen, mergeSubtreesNonRoot, mergeSubtreesRoot } from '@blake3-web/core/hazmat';
+import { bytesToHex, hexToBytes, type Blake3Opts } from '@blake3-web/core';
+import {
+  cvStackDepth,
+  hashSubtree,
+  leftSubtreeLen,
+  mergeSubtreesNonRoot,
+  mergeSubtreesRoot,
+} from '@blake3-web/core/hazmat';
 import { Random, testSeed } from '@blake3-web/testkit';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { makeCheckpoint, modeName, readCheckpoint, stackDepth } from '../src/checkpoint.ts';
+import { makeCheckpoint, modeName, readCheckpoint } from '../src/checkpoint.ts';
 import { UploadHasher, type Checkpoint } from '../src/index.ts';
 
 const KiB = 1024;
@@ -55,9 +61,14 @@ function referenceRoot(size: number, resumedAt: number, cvs: Uint8Array[], mode:
   return bytesToHex(mergeSubtreesRoot(cv(0, left), cv(left, size - left), mode));
 }
 
-function resumedCheckpoint(rng: Random, upload: string, mode: object): { checkpoint: Checkpoint; cvs: Uint8Array[] } {
-  const cvs = Array.from({ length: stackDepth(RESUMED_AT / KiB) }, () => rng.bytes(32));
-  return { checkpoint: makeCheckpoint(upload, modeName(mode), RESUMED_AT, cvs), cvs };
+function resumedCheckpoint(
+  rng: Random,
+  upload: string,
+  mode: Omit<Blake3Opts, 'dkLen'>,
+): { checkpoint: Checkpoint; cvs: Uint8Array[] } {
+  const cvs = Array.from({ length: cvStackDepth(RESUMED_AT) }, () => rng.bytes(32));
+  const state = { offset: RESUMED_AT, cvs: hexToBytes(cvs.map(bytesToHex).join('')) };
+  return { checkpoint: makeCheckpoint(upload, modeName(mode), state), cvs };
 }
 
 describe('past 4 GiB', () => {

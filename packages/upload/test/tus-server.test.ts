@@ -131,4 +131,16 @@ describe('bytes as received and bytes as stored', () => {
       rmSync(directory, { recursive: true, force: true });
     }
   });
+
+  it('refuses a key and a context together, as blake3() does, instead of hashing with one of them', () => {
+    const directory = mkdtempSync(join(tmpdir(), 'blake3-store-'));
+    try {
+      assert.throws(() => new Blake3FileStore({ directory, key: new Uint8Array(32), context: 'c' }), {
+        name: 'TypeError',
+        message: /opts\.key and opts\.context cannot be used together/,
+      });
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
 });

@@ -38,9 +38,7 @@ async function serverOffset(url: string): Promise<number | null> {
 
 /** The checkpoint's state, well formed, named for another upload or mode. */
 function remade(c: Checkpoint, upload: string, mode: string): Checkpoint {
-  const cvs = hexToBytes(c.cvs);
-  const stack = Array.from({ length: cvs.length / 32 }, (_, i) => cvs.subarray(i * 32, i * 32 + 32));
-  return makeCheckpoint(upload, mode, c.offset, stack);
+  return makeCheckpoint(upload, mode, { offset: c.offset, cvs: hexToBytes(c.cvs) });
 }
 
 const { createWorker, closeAll } = inThreadHashers();
@@ -288,4 +286,11 @@ it('refuses hooks that are not functions, naming them', () => {
       name: 'TypeError',
       message: new RegExp(`^opts\\.${hook} must be a function, got `),
     });
+});
+
+it('refuses a key and a context together when the adapter is made, not at the first upload', () => {
+  assert.throws(() => blake3Tus({ createWorker, key: new Uint8Array(32), context: 'c' }), {
+    name: 'TypeError',
+    message: /opts\.key and opts\.context cannot be used together/,
+  });
 });

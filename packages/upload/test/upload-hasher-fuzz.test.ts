@@ -5,7 +5,7 @@
 // size, type and date to tus). The root is always this file's, whatever was expected, and the
 // expectation is met exactly when the bytes it covers are this file's. Bounded in time; the seed
 // is printed (BLAKE3_TEST_SEED=<seed> replays a run, =random explores).
-import { bytesToHex } from '@blake3-web/core';
+import { bytesToHex, type Blake3Opts } from '@blake3-web/core';
 import { oracle, Random, testSeed } from '@blake3-web/testkit';
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
@@ -37,7 +37,11 @@ function otherFile(rng: Random, data: Uint8Array): { bytes: Uint8Array; firstDif
 function stateAfter(source: Uint8Array, n: number, mode: object): CheckpointState {
   const h = new UploadHasher({ ...mode, upload: 'file' });
   h.write(0, source.subarray(0, n));
-  return readCheckpoint(JSON.parse(JSON.stringify(h.checkpoint())), 'file', modeName(mode));
+  return readCheckpoint(
+    JSON.parse(JSON.stringify(h.checkpoint())),
+    'file',
+    modeName(mode as Omit<Blake3Opts, 'dkLen'>),
+  );
 }
 
 function run(rng: Random, size: number, mode: object): Run {

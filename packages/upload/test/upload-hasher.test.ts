@@ -109,18 +109,25 @@ describe('UploadHasher', () => {
       name: 'TypeError',
       message: /state must be a checkpoint's state, got null/,
     });
-    assert.throws(() => h.expect({ offset: 2048, stack: [cv] }), {
+    assert.throws(() => h.expect({ offset: 2048, cvs: cv }), {
       name: 'RangeError',
-      message: /state.offset must be a multiple of 1024 at or after the offset taken \(3000\), got 2048/,
+      message: /state.offset must be at or after the offset taken \(3000\), got 2048/,
     });
-    assert.throws(() => h.expect({ offset: 4096 + 1, stack: [cv] }), { name: 'RangeError', message: /got 4097/ });
-    assert.throws(() => h.expect({ offset: 4096, stack: [cv, cv] }), {
+    assert.throws(() => h.expect({ offset: 4096 + 1, cvs: cv }), {
       name: 'RangeError',
-      message: /state.stack must hold 1 chaining values for offset 4096/,
+      message: /state.offset must be a multiple of 1024, got 4097/,
     });
-    assert.throws(() => h.expect({ offset: 4096, stack: [cv.subarray(1)] }), {
+    assert.throws(() => h.expect({ offset: 4096, cvs: new Uint8Array(64) }), {
       name: 'RangeError',
-      message: /state.stack\[0\] must be 32 bytes, got 31/,
+      message: /state.cvs must be 32 bytes, got 64/,
+    });
+    assert.throws(() => h.expect({ offset: 4096, cvs: cv.subarray(1) }), {
+      name: 'RangeError',
+      message: /state.cvs must be 32 bytes, got 31/,
+    });
+    assert.throws(() => h.expect({ offset: 4096, cvs: [cv] } as never), {
+      name: 'TypeError',
+      message: /state.cvs must be a Uint8Array, got an Array of length 1/,
     });
     assert.equal(h.confirmed, undefined);
     // Met as soon as the bytes up to it are taken: their last chunk is taken as not the root's,

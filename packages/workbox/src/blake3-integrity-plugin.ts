@@ -1,5 +1,6 @@
+import { constantTimeEqual } from '@blake3-web/core';
 import { IntegrityError, verifyResponse } from '@blake3-web/stream';
-import { digestMismatch, digestsEqual, expectedDigest } from '@blake3-web/stream/_internal';
+import { digestMismatch, expectedDigest } from '@blake3-web/stream/_internal';
 import type { PluginState, WorkboxPlugin } from 'workbox-core/types.js';
 import { aFunction, anObject, anumber, oneOf } from './_assert.js';
 import { isWholeContent206 } from './partial-content.js';
@@ -84,7 +85,7 @@ export class Blake3IntegrityPlugin implements WorkboxPlugin {
       if (hash === undefined) continue;
       const digest = expectedDigest(hash, 'the digest from expectedHash');
       if (found === undefined) found = { from: url, digest };
-      else if (!digestsEqual(found.digest, digest))
+      else if (!constantTimeEqual(found.digest, digest))
         throw new RangeError(
           `expectedHash gives ${found.from} and ${url}, which answer the same request, different digests`,
         );

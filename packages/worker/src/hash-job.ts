@@ -38,12 +38,10 @@ export type JobOpts = {
 export function jobOpts(opts: unknown): JobOpts {
   if (opts === undefined) return { mode: new Mode(), taskOpts: {} };
   if (typeof opts !== 'object' || opts === null) throw new TypeError(`opts must be an object, got ${describe(opts)}`);
-  const { dkLen, key, context, signal, onProgress } = opts as HashFileOpts;
-  const taskOpts: Blake3Opts = {};
-  if (key !== undefined) taskOpts.key = key;
-  if (context !== undefined) taskOpts.context = context;
-  if (dkLen !== undefined) taskOpts.dkLen = dkLen;
-  const mode = new Mode(taskOpts);
+  const { signal, onProgress } = opts as HashFileOpts;
+  const mode = new Mode(opts as HashFileOpts);
+  // As plain data for the workers, which resolve their own Mode of it.
+  const taskOpts = mode.options;
   if (
     signal !== undefined &&
     (typeof signal !== 'object' ||
@@ -113,7 +111,7 @@ export class HashJob {
     this.plan = plan;
     this.#window = window;
     this.#onSettle = onSettle;
-    this.#merger = plan.count > 1 ? new InOrderMerger(plan.count, window, opts.mode) : undefined;
+    this.#merger = plan.count > 1 ? new InOrderMerger(plan, window, opts.mode) : undefined;
     this.promise = new Promise((resolve, reject) => {
       this.#resolve = resolve;
       this.#reject = reject;

@@ -1,50 +1,15 @@
 /**
  * Merging subtree chaining values into the root, on the thread that asked for the hash.
  *
- * The subtrees of a plan (plan-subtrees.ts) are equal power-of-two leaves with a possibly shorter
- * last one, which is exactly the situation of chunks in BLAKE3's incremental hasher, so the same
- * chaining-value stack applies: when subtree number n (1-based) is added, one parent is merged
- * per trailing zero bit of n. As in the reference implementation, a subtree is added to the
- * stack only once a later one exists; the last one stays out, and finalizing folds the stack
- * onto it from the top, with the ROOT flag on the final merge. Merging the last subtree eagerly
- * would build a tree of the wrong shape whenever the number of subtrees is a power of two.
+ * The subtrees of a plan (plan-subtrees.ts) are equal power-of-two subtrees with a possibly
+ * shorter last one, each starting at a multiple of its length: exactly what core's hazmat
+ * `ChainingValueStack` takes, in input order. It merges them by the reference implementation's
+ * stack rule and finalizes the root in the job's mode and length (see its documentation for why
+ * the last subtree stays apart until then). This module only puts values that arrive in any
+ * order back in order.
  */
-import { mergeSubtreesNonRoot, mergeSubtreesRoot, Mode } from '@blake3-web/core/hazmat';
-
-/** The chaining-value stack over subtrees added in order: O(log n) values. */
-export class ChainingValueStack {
-  readonly #mode: Mode;
-  readonly #cvStack: Uint8Array[] = [];
-  #added = 0;
-
-  /** `mode`: the hash's mode, resolved once for every merge; its dkLen is the root's length. */
-  constructor(mode: Mode = new Mode()) {
-    this.#mode = mode;
-  }
-
-  /** Adds the chaining value of the next subtree; never the last subtree of the input. */
-  addSubtreeChainingValue(cv: Uint8Array): void {
-    let total = ++this.#added;
-    let newCv = cv;
-    while ((total & 1) === 0) {
-      newCv = mergeSubtreesNonRoot(this.#cvStack.pop()!, newCv, this.#mode);
-      total /= 2;
-    }
-    this.#cvStack.push(newCv);
-  }
-
-  /** The root hash (the mode's dkLen bytes), given the last subtree's chaining value; at least one subtree must have been added. */
-  finalize(lastCv: Uint8Array): Uint8Array {
-    if (this.#cvStack.length === 0)
-      throw new RangeError(
-        'finalize needs at least two subtrees: a single subtree is the whole input and is hashed directly',
-      );
-    let right = lastCv;
-    for (let i = this.#cvStack.length - 1; i >= 1; i--)
-      right = mergeSubtreesNonRoot(this.#cvStack[i], right, this.#mode);
-    return mergeSubtreesRoot(this.#cvStack[0], right, this.#mode);
-  }
-}
+import { ChainingValueStack, Mode } from '@blake3-web/core/hazmat';
+import { subtreeRange, type SubtreePlan } from './plan-subtrees.js';
 
 /**
  * Feeds chaining values that arrive in any order to a ChainingValueStack in subtree order.
@@ -53,18 +18,18 @@ export class ChainingValueStack {
  */
 export class InOrderMerger {
   readonly #stack: ChainingValueStack;
-  readonly #count: number;
+  readonly #plan: SubtreePlan;
   readonly #window: number;
   readonly #early = new Map<number, Uint8Array>();
   #next = 0;
-  #last: Uint8Array | undefined;
 
-  constructor(count: number, window: number, mode: Mode = new Mode()) {
-    if (!Number.isSafeInteger(count) || count < 2)
-      throw new RangeError(`count must be an integer of at least 2, got ${count}`);
+  /** `mode`: the hash's mode, resolved once for every merge; its dkLen is the root's length. */
+  constructor(plan: SubtreePlan, window: number, mode: Mode = new Mode()) {
+    if (!Number.isSafeInteger(plan.count) || plan.count < 2)
+      throw new RangeError(`plan.count must be an integer of at least 2, got ${plan.count}`);
     if (!Number.isSafeInteger(window) || window < 1)
       throw new RangeError(`window must be a positive integer, got ${window}`);
-    this.#count = count;
+    this.#plan = plan;
     this.#window = window;
     this.#stack = new ChainingValueStack(mode);
   }
@@ -75,34 +40,29 @@ export class InOrderMerger {
   }
 
   get done(): boolean {
-    return this.#last !== undefined;
+    return this.#next === this.#plan.count;
   }
 
   /** Accepts subtree `index`'s chaining value; each index exactly once, less than `window` ahead of `next`. */
   accept(index: number, cv: Uint8Array): void {
-    if (
-      !Number.isSafeInteger(index) ||
-      index < this.#next ||
-      index >= Math.min(this.#count, this.#next + this.#window) ||
-      this.#early.has(index)
-    ) {
-      throw new RangeError(
-        `index must be a subtree not merged yet, below ${Math.min(this.#count, this.#next + this.#window)}, got ${index}`,
-      );
-    }
+    const below = Math.min(this.#plan.count, this.#next + this.#window);
+    if (!Number.isSafeInteger(index) || index < this.#next || index >= below || this.#early.has(index))
+      throw new RangeError(`index must be a subtree not merged yet, below ${below}, got ${index}`);
+    if (!(cv instanceof Uint8Array) || cv.length !== 32)
+      throw new RangeError(`cv must be a 32-byte chaining value, got ${cv?.length ?? typeof cv} bytes`);
     this.#early.set(index, cv);
     for (let value = this.#early.get(this.#next); value !== undefined; value = this.#early.get(this.#next)) {
       this.#early.delete(this.#next);
-      if (this.#next === this.#count - 1) this.#last = value;
-      else this.#stack.addSubtreeChainingValue(value);
+      const { start, end } = subtreeRange(this.#plan, this.#next);
+      this.#stack.push(value, start, end - start);
       this.#next++;
     }
   }
 
   /** The root hash once every subtree's value has been accepted. */
   finalize(): Uint8Array {
-    if (this.#last === undefined)
-      throw new RangeError(`finalize needs all ${this.#count} subtrees, ${this.#next} merged so far`);
-    return this.#stack.finalize(this.#last);
+    if (!this.done)
+      throw new RangeError(`finalize needs all ${this.#plan.count} subtrees, ${this.#next} merged so far`);
+    return this.#stack.digest();
   }
 }

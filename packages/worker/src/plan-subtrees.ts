@@ -2,10 +2,12 @@
  * How an input is cut into tasks: equal power-of-two subtrees laid end to end, the last one
  * possibly shorter. Because every subtree is a power of two chunks long and starts at a multiple
  * of its own length, each is a complete subtree of BLAKE3's tree (`hashSubtree` accepts it), and
- * the tree above them is the same shape as the tree above chunks: the stack rule of
- * merge-chaining-values.ts applies with a subtree in the role of a chunk.
+ * the tree above them is the same shape as the tree above chunks: core's hazmat
+ * `ChainingValueStack` takes them in order (merge-chaining-values.ts), a subtree in the role of a
+ * chunk.
  */
 import { CHUNK_LEN } from '@blake3-web/core';
+import { leftSubtreeLen } from '@blake3-web/core/hazmat';
 
 /**
  * The default largest subtree a task hashes: 16 MiB. A task costs about 0.25 ms beyond its bytes
@@ -40,11 +42,6 @@ export function isSubtreeSize(n: number): boolean {
   return Number.isSafeInteger(n) && n >= CHUNK_LEN && (n & (n - 1)) === 0 && n <= 2 ** 30;
 }
 
-/** The largest power of two that is at most `n` (n >= 1). */
-function floorPowerOfTwo(n: number): number {
-  return 2 ** Math.floor(Math.log2(n));
-}
-
 /**
  * Plans the subtrees of an input of `total` bytes for `workers` workers, with subtrees of at most
  * `maxSubtreeBytes`. An input too small to keep every worker busy with full subtrees gets smaller
@@ -59,7 +56,10 @@ export function planSubtrees(total: number, maxSubtreeBytes: number, workers: nu
   const wanted = Math.max(1, workers) * MIN_TASKS_PER_WORKER;
   let subtreeBytes = maxSubtreeBytes;
   if (total < maxSubtreeBytes * wanted) {
-    subtreeBytes = Math.max(minBytes, Math.min(maxSubtreeBytes, floorPowerOfTwo(Math.max(1, total / wanted))));
+    // The largest power-of-two subtree within each task's share: BLAKE3's split of one byte more.
+    const share = Math.floor(total / wanted);
+    const fits = share > CHUNK_LEN ? leftSubtreeLen(share + 1) : CHUNK_LEN;
+    subtreeBytes = Math.max(minBytes, Math.min(maxSubtreeBytes, fits));
   }
   const count = total <= subtreeBytes ? 1 : Math.ceil(total / subtreeBytes);
   return { total, subtreeBytes, count };

@@ -1,9 +1,15 @@
 import { blake3, bytesToHex, type Blake3Opts } from '@blake3-web/core';
-import { hashSubtree, mergeSubtreesNonRoot, mergeSubtreesRoot, Mode } from '@blake3-web/core/hazmat';
+import {
+  ChainingValueStack,
+  hashSubtree,
+  mergeSubtreesNonRoot,
+  mergeSubtreesRoot,
+  Mode,
+} from '@blake3-web/core/hazmat';
 import { paint, Random, testSeed } from '@blake3-web/testkit';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ChainingValueStack, InOrderMerger } from '../src/merge-chaining-values.ts';
+import { InOrderMerger } from '../src/merge-chaining-values.ts';
 import { planSubtrees, subtreeRange, type SubtreePlan } from '../src/plan-subtrees.ts';
 import { KiB } from './_helpers.ts';
 
@@ -38,9 +44,9 @@ describe('merging subtree chaining values', () => {
       for (const { name, opts } of modes) {
         const cvs = subtreeCvs(input, plan, opts);
         for (const dkLen of [0, 1, 32, 131]) {
-          const stack = new ChainingValueStack(new Mode({ ...opts, dkLen }));
-          for (const cv of cvs.slice(0, -1)) stack.addSubtreeChainingValue(cv);
-          const root = stack.finalize(cvs[cvs.length - 1]);
+          const merger = new InOrderMerger(plan, plan.count, new Mode({ ...opts, dkLen }));
+          cvs.forEach((cv, i) => merger.accept(i, cv));
+          const root = merger.finalize();
           assert.equal(
             bytesToHex(root),
             bytesToHex(blake3(input, { ...opts, dkLen })),
@@ -57,9 +63,11 @@ describe('merging subtree chaining values', () => {
     const input = paint(16 * KiB);
     const plan = planSubtrees(input.length, 4 * KiB, 1);
     const [a, b, c, d] = subtreeCvs(input, plan, {});
-    const stack = new ChainingValueStack();
-    for (const cv of [a, b, c]) stack.addSubtreeChainingValue(cv);
-    assert.deepEqual(stack.finalize(d), blake3(input));
+    const merger = new InOrderMerger(plan, 4);
+    for (const [i, cv] of [a, b, c].entries()) merger.accept(i, cv);
+    assert.equal(merger.done, false);
+    merger.accept(3, d);
+    assert.deepEqual(merger.finalize(), blake3(input));
     assert.deepEqual(mergeSubtreesRoot(mergeSubtreesNonRoot(a, b), mergeSubtreesNonRoot(c, d)), blake3(input));
   });
 
@@ -76,7 +84,7 @@ describe('merging subtree chaining values', () => {
       // subtree, and any task in flight may finish first.
       const window = rng.int(1, 8);
       const dkLen = rng.pick([0, 1, 32, 131]);
-      const merger = new InOrderMerger(plan.count, window, new Mode({ ...opts, dkLen }));
+      const merger = new InOrderMerger(plan, window, new Mode({ ...opts, dkLen }));
       const inFlight: number[] = [];
       let started = 0;
       while (!merger.done) {
@@ -95,18 +103,19 @@ describe('merging subtree chaining values', () => {
   });
 
   it('rejects misuse instead of producing a hash', () => {
-    assert.throws(() => new InOrderMerger(1, 4), { name: 'RangeError', message: /count.*at least 2/ });
-    assert.throws(() => new InOrderMerger(3, 0), {
+    const plan = (count: number): SubtreePlan => ({ total: count * 4 * KiB, subtreeBytes: 4 * KiB, count });
+    assert.throws(() => new InOrderMerger(plan(1), 4), { name: 'RangeError', message: /count.*at least 2/ });
+    assert.throws(() => new InOrderMerger(plan(3), 0), {
       name: 'RangeError',
       message: /window must be a positive integer, got 0/,
     });
     // A value further ahead than the window would wait unbounded: refused.
-    const ahead = new InOrderMerger(10, 2);
+    const ahead = new InOrderMerger(plan(10), 2);
     assert.throws(() => ahead.accept(2, new Uint8Array(32)), { name: 'RangeError', message: /below 2, got 2/ });
     ahead.accept(1, new Uint8Array(32));
     ahead.accept(0, new Uint8Array(32));
     ahead.accept(3, new Uint8Array(32));
-    const merger = new InOrderMerger(3, 8);
+    const merger = new InOrderMerger(plan(3), 8);
     const cv = new Uint8Array(32);
     merger.accept(1, cv);
     assert.throws(() => merger.accept(1, cv), { name: 'RangeError', message: /index/ });
@@ -114,6 +123,14 @@ describe('merging subtree chaining values', () => {
     assert.throws(() => merger.finalize(), { name: 'RangeError', message: /all 3 subtrees/ });
     merger.accept(0, cv);
     assert.throws(() => merger.accept(0, cv), { name: 'RangeError', message: /index/ });
-    assert.throws(() => new ChainingValueStack().finalize(cv), { name: 'RangeError', message: /two subtrees/ });
+    assert.throws(() => merger.accept(2, new Uint8Array(31)), {
+      name: 'RangeError',
+      message: /cv must be a 32-byte chaining value, got 31/,
+    });
+    // The stack underneath refuses a root of a single subtree: the whole input is hashed directly.
+    assert.throws(() => new ChainingValueStack().push(cv, 0, 4 * KiB).digest(), {
+      name: 'RangeError',
+      message: /at least two subtrees/,
+    });
   });
 });

@@ -1,6 +1,5 @@
-import { bytesToHex } from '@blake3-web/core';
+import { bytesToHex, constantTimeEqual } from '@blake3-web/core';
 import { hashSubtrees, mergeManySubtreesNonRoot } from '@blake3-web/core/hazmat';
-import { digestsEqual } from '../_digest.js';
 import { IntegrityError } from '../integrity-error.js';
 import { leafChainingValue, parentChainingValue } from './_node-hash.js';
 import {
@@ -221,5 +220,5 @@ function words(bytes: Uint8Array): Uint32Array {
 
 /** Whether `actual` equals the chaining value at `at` in `stack`, compared in constant time. */
 function equalAt(actual: Uint8Array, stack: Uint8Array, at: number): boolean {
-  return digestsEqual(actual, stack.subarray(at, at + CV_LEN));
+  return constantTimeEqual(actual, stack.subarray(at, at + CV_LEN));
 }
