@@ -25,6 +25,8 @@ if (forTests) {
   ensureB3sum();
   const { ensureBao } = await import(join(root, 'packages/stream/setup/bao-setup.mjs'));
   ensureBao();
+  const { ensureFleetServices } = await import(join(root, 'packages/upload/setup/fleet-services.mjs'));
+  ensureFleetServices();
   // The e2e tests drive Debian's Chromium, Firefox ESR and WebKitGTK.
   const { ensureBrowsers } = await import('./browsers.mjs');
   ensureBrowsers();
