@@ -1,7 +1,8 @@
 // One tus instance of a fleet, as its own process: @tus/server with the verifying wrapper over
 // S3Store, its hash state in Redis and the Redis locker, every response naming the instance
 // (`Blake3-Instance`). Configured by its environment; prints `listening <port>` when ready.
-// FLIP_AT flips the byte at that offset of any upload as it arrives on this instance.
+// FLIP_AT flips the byte at that offset of any upload as it arrives on this instance;
+// UNVERIFIED=1 serves the S3Store alone (the benchmark's baseline).
 import { S3Store } from '@tus/s3-store';
 import { Server } from '@tus/server';
 import { IoRedisKvStore } from '@tus/utils';
@@ -75,14 +76,15 @@ const datastore = new FlippingStore(s3, {
   erase: s3StoreEraser(s3),
 });
 const locker = new RedisLocker(redis, { ttlMs: 3000, acquireTimeoutMs: 10_000 });
+const unverified = process.env.UNVERIFIED === '1';
 const tus = new Server({
   path: '/files',
-  datastore,
+  datastore: unverified ? s3 : datastore,
   locker,
   respectForwardedHeaders: true,
   allowedHeaders: [ROOT_HEADER],
   exposedHeaders: [VERIFIED_HEADER, INSTANCE_HEADER],
-  onUploadFinish: verifyBlake3(datastore, { locker }),
+  ...(unverified ? {} : { onUploadFinish: verifyBlake3(datastore, { locker }) }),
 });
 
 const http = createServer((req, res) => {
