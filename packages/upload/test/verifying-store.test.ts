@@ -90,6 +90,36 @@ describe('Blake3Store over a FileStore', () => {
     assert.ok(a.bytesReadBack <= 90_000, `read back ${a.bytesReadBack}`);
   });
 
+  it('bytes that passed the hash but that the store did not keep are taken back (a store that buffers and loses its buffer)', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'blake3-wrap-'));
+    directories.push(directory);
+    // Reads a request's whole body (so every byte passes the hash), keeps its first part, fails.
+    class LosingStore extends FileStore {
+      override async write(readable: Readable, id: string, offset: number): Promise<number> {
+        const parts: Buffer[] = [];
+        for await (const piece of readable) parts.push(piece as Buffer);
+        const all = Buffer.concat(parts);
+        if (all.length < 50_000) return super.write(Readable.from([all]), id, offset);
+        await super.write(Readable.from([all.subarray(0, 33_333)]), id, offset);
+        throw new Error('lost the buffered bytes');
+      }
+    }
+    const kv = new MemoryKvStore<HashRecord>();
+    const store = new Blake3Store(new LosingStore({ directory }), { kv, read: fileStoreBytes(directory) });
+    const data = new Random(21).bytes(120_000);
+    await store.create(new Upload({ id: 'u', size: data.length, offset: 0 }));
+    await store.write(body(data.subarray(0, 40_000)), 'u', 0);
+    await assert.rejects(store.write(body(data.subarray(40_000)), 'u', 40_000), /lost the buffered bytes/);
+    assert.equal((await store.getUpload('u')).offset, 73_333);
+    assert.equal(store.bytesReadBack, 33_333, 'the kept part read back once');
+    for (let at = 73_333; at < data.length; at += 40_000)
+      await store.write(body(data.subarray(at, Math.min(data.length, at + 40_000))), 'u', at);
+    const root = official(data);
+    assert.deepEqual(await verifyBlake3(store)(finishing(root), await store.getUpload('u')), {
+      headers: { [VERIFIED_HEADER]: root },
+    });
+  });
+
   it('an instance killed after its store kept bytes: the next reads back exactly the bytes after the saved state', async () => {
     const { a, b, kv } = fleet();
     const data = new Random(14).bytes(200_000);
