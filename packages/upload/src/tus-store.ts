@@ -1,6 +1,8 @@
 // The verifying wrapper for any @tus/server DataStore, and what goes with it.
 export {
   Blake3Store,
+  MID_REQUEST_KEY_SUFFIX,
+  MID_REQUEST_STATES,
   STATE_REFUSED_EVENT,
   VERIFIED_KEY_SUFFIX,
   type Blake3StoreOpts,

@@ -30,7 +30,7 @@ import { blake3, bytesToHex, hexToBytes } from '@blake3-web/core';
 import { DataStore, MemoryKvStore, type KvStore, type Upload } from '@tus/utils';
 import { Transform, type Readable } from 'node:stream';
 import { describe } from './_assert.js';
-import { SharedHashState } from './_shared-state.js';
+import { SharedHashState, type SharedStateRecord } from './_shared-state.js';
 import type { HashMode } from './_subtrees.js';
 import { CheckpointError } from './checkpoint.js';
 import { UploadHasher } from './upload-hasher.js';
@@ -58,9 +58,22 @@ export type Blake3StoreOpts = HashMode & {
    * bucket (`s3StoreEraser`). Runs after the store's `remove`, whose failure it then covers.
    */
   erase?: (id: string) => Promise<void>;
+  /**
+   * Bytes between the states saved while a request runs (default 8 MiB, S3Store's default part
+   * size): an instance killed mid-request leaves its store's bytes covered up to the last of
+   * them the store kept, so the next reads back at most this many (none when the store kept
+   * whole parts of this size, as S3Store does). The last `MID_REQUEST_STATES` are kept.
+   */
+  stateEvery?: number;
   /** At finish, also read the whole upload back and refuse it unless it still has the hash of the bytes received. */
   verifyStored?: boolean;
 };
+
+/** What is appended to an upload's id to name the states saved while its request runs. */
+export const MID_REQUEST_KEY_SUFFIX = '.states';
+
+/** How many of the states saved while a request runs are kept (the most recent). */
+export const MID_REQUEST_STATES = 16;
 
 /** What is appended to an upload's id to name its verification record in the key-value store. */
 export const VERIFIED_KEY_SUFFIX = '.verified';
@@ -80,6 +93,7 @@ export class Blake3Store extends DataStore {
   readonly #read: StoredBytes | undefined;
   readonly #erase: ((id: string) => Promise<void>) | undefined;
   readonly #mode: HashMode;
+  readonly #stateEvery: number;
   #readBack = 0;
 
   constructor(store: DataStore, opts: Blake3StoreOpts = {}) {
@@ -87,7 +101,9 @@ export class Blake3Store extends DataStore {
     if (!(store instanceof DataStore))
       throw new TypeError(`store must be a @tus/utils DataStore, got ${describe(store)}`);
     if (typeof opts !== 'object' || opts === null) throw new TypeError(`opts must be an object, got ${describe(opts)}`);
-    const { key, context, kv, read, erase, verifyStored } = opts;
+    const { key, context, kv, read, erase, verifyStored, stateEvery = 8 << 20 } = opts;
+    if (typeof stateEvery !== 'number' || !Number.isSafeInteger(stateEvery) || stateEvery < 1024)
+      throw new RangeError(`opts.stateEvery must be an integer of at least 1024 bytes, got ${describe(stateEvery)}`);
     if (verifyStored !== undefined && typeof verifyStored !== 'boolean')
       throw new TypeError(`opts.verifyStored must be a boolean, got ${describe(verifyStored)}`);
     if (read !== undefined && typeof read !== 'function')
@@ -105,6 +121,7 @@ export class Blake3Store extends DataStore {
     this.#kv = kv ?? new MemoryKvStore<HashRecord>();
     this.#read = read;
     this.#erase = erase;
+    this.#stateEvery = stateEvery;
     this.#mode = key !== undefined ? { key } : context !== undefined ? { context } : {};
     new UploadHasher(this.#mode); // checks key and context now, not at the first upload
   }
@@ -144,6 +161,7 @@ export class Blake3Store extends DataStore {
   override async remove(id: string): Promise<void> {
     await this.#kv.delete(id);
     await this.#kv.delete(id + VERIFIED_KEY_SUFFIX);
+    await this.#kv.delete(id + MID_REQUEST_KEY_SUFFIX);
     if (this.#erase === undefined) return this.store.remove(id);
     // The store's own failure (S3Store's on a finished upload) is covered by the erase.
     await this.store.remove(id).catch(() => undefined);
@@ -167,12 +185,29 @@ export class Blake3Store extends DataStore {
     // The bytes before this write cannot be read yet: the state stays where it is and the bytes
     // after it are read back at the finish.
     if (state === undefined) return this.store.write(readable, id, offset);
-    const before = state.copy();
+    // States at every `stateEvery` bytes of the upload while the body passes, the state before
+    // the body first: what a failure, or the next instance after a kill, goes back to.
+    const saved: SharedStateRecord[] = [state.record()];
+    const every = this.#stateEvery;
+    const keep = (record: SharedStateRecord): Promise<void> => {
+      saved.push(record);
+      if (saved.length > MID_REQUEST_STATES + 1) saved.splice(1, 1);
+      // Best effort: a request does not fail for a state it could not save (the next one reads back).
+      return this.#kv.set(id + MID_REQUEST_KEY_SUFFIX, { states: saved.slice(1) }).catch(() => undefined);
+    };
     const tee = new Transform({
       transform(chunk: Uint8Array, _encoding, callback) {
         try {
-          state.write(state.offset, chunk);
-          callback(null, chunk);
+          const boundary = (Math.floor(state.offset / every) + 1) * every;
+          if (state.offset + chunk.length < boundary) {
+            state.write(state.offset, chunk);
+            return callback(null, chunk);
+          }
+          const at = state.offset;
+          state.write(at, chunk.subarray(0, boundary - at));
+          const record = state.record();
+          state.write(boundary, chunk.subarray(boundary - at));
+          keep(record).then(() => callback(null, chunk), callback);
         } catch (e) {
           callback(e as Error);
         }
@@ -189,11 +224,16 @@ export class Blake3Store extends DataStore {
       throw e;
     } finally {
       try {
-        // The hash must cover exactly the bytes the store kept: after a failure, go back to
-        // before this write and take what it kept from the store (or at the finish).
+        // The hash must cover exactly the bytes the store kept: after a failure, go back to the
+        // last state at or before what it kept and take the rest from the store (or at the finish).
         const kept = written ?? (await this.store.getUpload(id)).offset;
         if (state.offset === kept) await this.#save(id, state);
-        else if (kept > offset && (await this.#readInto(before, id, kept))) await this.#save(id, before);
+        else {
+          const back = SharedHashState.read(latestAtOrBefore(saved, kept)!, id, this.#mode);
+          if (await this.#readInto(back, id, kept)) await this.#save(id, back);
+          else if (back.offset > saved[0].offset) await this.#save(id, back);
+        }
+        if (saved.length > 1) await this.#kv.delete(id + MID_REQUEST_KEY_SUFFIX);
       } catch (e) {
         // The state stays as it was: the next request reads back what it lacks. A failure of
         // the write itself is the one to report.
@@ -254,6 +294,7 @@ export class Blake3Store extends DataStore {
       check: verifiedCheck(id, hex),
     });
     await this.#kv.delete(id);
+    await this.#kv.delete(id + MID_REQUEST_KEY_SUFFIX);
   }
 
   /**
@@ -281,6 +322,13 @@ export class Blake3Store extends DataStore {
       }
     }
     state ??= SharedHashState.empty(id, this.#mode);
+    // States saved while a request ran, which its instance did not live to replace.
+    const mid = state.offset < offset ? await this.#midRequestState(id, state.offset, offset) : undefined;
+    if (mid !== undefined) {
+      state = mid;
+      await this.#save(id, mid);
+      await this.#kv.delete(id + MID_REQUEST_KEY_SUFFIX);
+    }
     const from = state.offset;
     if (await this.#readInto(state, id, offset)) {
       if (state.offset !== from || refused) await this.#save(id, state);
@@ -289,6 +337,27 @@ export class Blake3Store extends DataStore {
     // Refused and not readable now: an empty state in its place, so the finish reads it all.
     if (refused) await this.#save(id, SharedHashState.empty(id, this.#mode));
     return undefined;
+  }
+
+  /**
+   * The state saved mid-request that covers the most bytes past `after` and none past `end`; a
+   * saved list that is damaged or foreign is refused (the event) and left out.
+   */
+  async #midRequestState(id: string, after: number, end: number): Promise<SharedHashState | undefined> {
+    const record = await this.#kv.get(id + MID_REQUEST_KEY_SUFFIX);
+    if (record === undefined) return undefined;
+    const states = Array.isArray(record.states) ? (record.states as unknown[]) : [record];
+    let best: SharedHashState | undefined;
+    for (const candidate of states) {
+      try {
+        const state = SharedHashState.read(candidate, id, this.#mode);
+        if (state.offset > after && state.offset <= end && state.offset > (best?.offset ?? -1)) best = state;
+      } catch (e) {
+        if (!(e instanceof CheckpointError)) throw e;
+        this.emit(STATE_REFUSED_EVENT, id, e);
+      }
+    }
+    return best;
   }
 
   /** Reads the upload's bytes from where `state` stops up to `end` into it; false if the store cannot now. */
@@ -307,6 +376,14 @@ export class Blake3Store extends DataStore {
   async #save(id: string, state: SharedHashState): Promise<void> {
     await this.#kv.set(id, state.record());
   }
+}
+
+/** The saved state with the largest offset at or before `end` (the first one is the request's start). */
+function latestAtOrBefore(saved: readonly SharedStateRecord[], end: number): SharedStateRecord | undefined {
+  let best: SharedStateRecord | undefined;
+  for (const record of saved)
+    if (record.offset <= end && (best === undefined || record.offset > best.offset)) best = record;
+  return best;
 }
 
 function verifiedCheck(id: string, rootHex: string): string {

@@ -14,6 +14,7 @@ import { after, before, describe, it } from 'node:test';
 import { RedisLocker } from '../src/redis-locker.ts';
 import {
   Blake3Store,
+  MID_REQUEST_KEY_SUFFIX,
   s3StoreBytes,
   s3StoreEraser,
   ROOT_HEADER,
@@ -71,7 +72,7 @@ async function ready(c: Redis): Promise<void> {
 }
 
 /** One instance: an S3Store wrapped, its state in Redis under a prefix shared by the fleet. */
-async function instance(prefix: string) {
+async function instance(prefix: string, stateEvery?: number) {
   const c = client();
   await ready(c);
   const s3Store = new S3Store({
@@ -91,8 +92,9 @@ async function instance(prefix: string) {
     kv: new IoRedisKvStore<HashRecord>(c, prefix),
     read: s3StoreBytes(s3Store),
     erase: s3StoreEraser(s3Store),
+    ...(stateEvery === undefined ? {} : { stateEvery }),
   });
-  return { store, redis: c, kv: new IoRedisKvStore<HashRecord>(c, prefix) };
+  return { store, s3: s3Store, redis: c, kv: new IoRedisKvStore<HashRecord>(c, prefix) };
 }
 
 async function readObject(store: Blake3Store, id: string): Promise<Uint8Array> {
@@ -136,6 +138,37 @@ describe('Blake3Store over S3Store, state in Redis', () => {
     const verdict = await verifyBlake3(b.store)(finishing(root), await b.store.getUpload(id));
     assert.deepEqual(verdict, { headers: { [VERIFIED_HEADER]: root } });
     assert.equal(b.store.bytesReadBack, data.length - 5 * MiB, 'read back: the bytes after the saved state');
+  });
+
+  it('an instance killed mid-request after S3 kept its parts: the next continues from the state saved at the last part, nothing read back', async () => {
+    const [a, b] = await Promise.all([instance('midkill:', 5 * MiB), instance('midkill:', 5 * MiB)]);
+    const data = new Random(35).bytes(17 * MiB);
+    const id = 'midkill';
+    await a.store.create(new Upload({ id, size: data.length, offset: 0 }));
+    const before = await a.kv.get(id);
+    let states: HashRecord | undefined;
+    const set = a.kv.set.bind(a.kv);
+    const spy = new IoRedisKvStore<HashRecord>(a.redis, 'midkill:');
+    spy.set = (key, value) => {
+      if (key === id + MID_REQUEST_KEY_SUFFIX) states = value;
+      return set(key, value);
+    };
+    await new Blake3Store(a.s3, { kv: spy, read: s3StoreBytes(a.s3), stateEvery: 5 * MiB }).write(
+      body(data.subarray(0, 15 * MiB)),
+      id,
+      0,
+    );
+    // As if that instance died after S3 kept the three parts: neither its last save nor the
+    // cleanup of its mid-request states happened.
+    if (before === undefined) await a.kv.delete(id);
+    else await a.kv.set(id, before);
+    await a.kv.set(id + MID_REQUEST_KEY_SUFFIX, states!);
+    await b.store.write(body(data.subarray(15 * MiB)), id, 15 * MiB);
+    const root = official(data);
+    assert.deepEqual(await verifyBlake3(b.store)(finishing(root), await b.store.getUpload(id)), {
+      headers: { [VERIFIED_HEADER]: root },
+    });
+    assert.equal(b.store.bytesReadBack, 0, 'the state at 15 MiB was there: nothing read back');
   });
 
   it('Redis restarted between requests (nothing saved): the upload still verifies, refused when its bytes are not the root', async () => {

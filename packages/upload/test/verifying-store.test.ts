@@ -8,6 +8,7 @@ import { FileStore } from '@tus/file-store';
 import { MemoryKvStore, Upload, type KvStore } from '@tus/utils';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { truncate } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -15,6 +16,7 @@ import { after, describe, it } from 'node:test';
 import {
   Blake3Store,
   fileStoreBytes,
+  MID_REQUEST_KEY_SUFFIX,
   MISMATCH_STATUS,
   ROOT_HEADER,
   STATE_REFUSED_EVENT,
@@ -131,6 +133,36 @@ describe('Blake3Store over a FileStore', () => {
     await kv.set('u', saved!);
     await b.write(body(data.subarray(150_000)), 'u', 150_000);
     assert.equal(b.bytesReadBack, 150_000 - 64_500);
+    assert.equal(bytesToHex(await b.rootOf('u', data.length)), official(data));
+  });
+
+  it('an instance killed mid-request: the next continues from the last state saved on the way, reading back less than stateEvery', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'blake3-wrap-'));
+    directories.push(directory);
+    const kv = new MemoryKvStore<HashRecord>();
+    let lastStates: HashRecord | undefined;
+    const set = kv.set.bind(kv);
+    kv.set = (key, value) => {
+      if (key === 'u' + MID_REQUEST_KEY_SUFFIX) lastStates = value;
+      return set(key, value);
+    };
+    const every = 16 * 1024;
+    const instance = () =>
+      new Blake3Store(new FileStore({ directory }), { kv, read: fileStoreBytes(directory), stateEvery: every });
+    const [a, b] = [instance(), instance()];
+    const data = new Random(22).bytes(200_000);
+    await a.create(new Upload({ id: 'u', size: data.length, offset: 0 }));
+    await a.write(body(data.subarray(0, 10_000)), 'u', 0);
+    const before = await kv.get('u');
+    await a.write(body(data.subarray(10_000, 150_000)), 'u', 10_000);
+    assert.equal(await kv.get('u' + MID_REQUEST_KEY_SUFFIX), undefined, 'dropped once the request ended');
+    // As if a was killed with 123,456 bytes on disk: its last save never happened, the states
+    // saved on the way are there.
+    await kv.set('u', before!);
+    await kv.set('u' + MID_REQUEST_KEY_SUFFIX, lastStates!);
+    await truncate(join(directory, 'u'), 123_456);
+    await b.write(body(data.subarray(123_456)), 'u', 123_456);
+    assert.equal(b.bytesReadBack, 123_456 - Math.floor(123_456 / every) * every);
     assert.equal(bytesToHex(await b.rootOf('u', data.length)), official(data));
   });
 
