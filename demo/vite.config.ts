@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 
 import { defineConfig, type Plugin } from 'vite';
 import { createBlobStore } from './server/blob-store.ts';
-import { createTusUploads } from './server/tus-uploads.ts';
+import { createTusUploads, proxyTus } from './server/tus-uploads.ts';
 
 // Cross-origin isolation gives the page fine-grained timers (performance.now() steps of
 // microseconds instead of 0.1-1 ms), which the timing shown and the benchmarks rely on.
@@ -21,9 +21,13 @@ function blobs(): Plugin {
   };
 }
 
-/** The Upload page's tus server, beside the page on the same origin. */
+/**
+ * The Upload page's tus server, beside the page on the same origin; with BLAKE3_DEMO_TUS (set by
+ * `npm run demo:fleet`), /files/ is sent to that server, a fleet behind its proxy, instead.
+ */
 function uploads(): Plugin {
-  const tus = createTusUploads();
+  const upstream = process.env.BLAKE3_DEMO_TUS;
+  const tus = upstream ? proxyTus(upstream) : createTusUploads();
   return {
     name: 'blake3-web-tus-uploads',
     configureServer: (server) => void server.middlewares.use(tus.middleware),

@@ -29,6 +29,8 @@ if (forTests) {
   // tusd, the Go tus server the upload tests run the hook of go/tusd-blake3 in.
   const { ensureTusd } = await import(join(root, 'go/tusd-blake3/setup/tusd.mjs'));
   ensureTusd();
+  const { ensureFleetServices } = await import(join(root, 'packages/upload/setup/fleet-services.mjs'));
+  ensureFleetServices();
   // The e2e tests drive Debian's Chromium, Firefox ESR and WebKitGTK.
   const { ensureBrowsers } = await import('./browsers.mjs');
   ensureBrowsers();

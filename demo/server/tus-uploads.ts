@@ -10,7 +10,7 @@ import { Blake3FileStore, ROOT_HEADER, VERIFIED_HEADER, verifyBlake3 } from '@bl
 import { Server } from '@tus/server';
 import { mkdirSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { request, type IncomingMessage, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
@@ -83,6 +83,24 @@ export function createTusUploads(directory = join(tmpdir(), 'blake3-web-demo-upl
     middleware(req: IncomingMessage, res: ServerResponse, next: () => void): void {
       if (!req.url?.startsWith(`${UPLOAD_PATH}/`) && req.url !== UPLOAD_PATH) return next();
       void server.handle(req, res);
+    },
+  };
+}
+
+/** /files/ sent on to the tus server at `upstream` (the demo's fleet, `server/fleet.ts`). */
+export function proxyTus(upstream: string) {
+  const { hostname, port } = new URL(upstream);
+  return {
+    middleware(req: IncomingMessage, res: ServerResponse, next: () => void): void {
+      if (!req.url?.startsWith(`${UPLOAD_PATH}/`) && req.url !== UPLOAD_PATH) return next();
+      const forwarded = request({ hostname, port, method: req.method, path: req.url, headers: req.headers }, (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      });
+      forwarded.on('error', () =>
+        res.headersSent ? res.destroy() : res.writeHead(502).end('tus fleet unreachable\n'),
+      );
+      req.pipe(forwarded);
     },
   };
 }

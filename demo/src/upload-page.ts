@@ -18,8 +18,11 @@ const hashed = $<HTMLProgressElement>('hashed');
 const status = $<HTMLElement>('upload-status');
 const verdict = $<HTMLElement>('verdict');
 const notice = $<HTMLElement>('upload-notice');
+const instances = $<HTMLElement>('upload-instances');
 
 const CHUNK_SIZE = 8 * 1024 * 1024;
+/** The header naming the server instance that answered (the demo's fleet sets it, `npm run demo:fleet`). */
+const INSTANCE_HEADER = 'Blake3-Instance';
 
 /**
  * Where the current upload stands; the buttons follow from it. `offline` goes on by itself when
@@ -68,6 +71,8 @@ function start(file: File): void {
   }
   showVerdict('', '');
   notice.textContent = '';
+  instances.textContent = '';
+  const takenBy: string[] = [];
   const b3 = blake3Tus({
     onDiscard(event) {
       if (current === self) notice.textContent = describeDiscard(event);
@@ -86,6 +91,14 @@ function start(file: File): void {
       ...(tamper.checked ? { tamper: '1' } : tamperStored.checked ? { tamper: 'stored' } : {}),
     },
     ...b3.options,
+    onAfterResponse(req, res) {
+      const instance = res.getHeader(INSTANCE_HEADER);
+      if (current === self && req.getMethod() === 'PATCH' && instance) {
+        takenBy.push(instance);
+        instances.textContent = `PATCHes taken by: ${takenBy.join(', ')}`;
+      }
+      return b3.options.onAfterResponse?.(req, res);
+    },
     onProgress(bytesSent, total) {
       if (current !== self) return;
       sent.value = total ? bytesSent / total : 0;

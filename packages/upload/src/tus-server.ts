@@ -21,7 +21,7 @@ import { blake3, bytesToHex, constantTimeEqual, hexToBytes, type Blake3Opts } fr
 import { Mode } from '@blake3-web/core/hazmat';
 import { BaoEncoder, type BaoTreeOpts } from '@blake3-web/stream';
 import { FileStore } from '@tus/file-store';
-import { ERRORS, type Upload } from '@tus/utils';
+import { ERRORS } from '@tus/utils';
 import { open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
@@ -29,11 +29,16 @@ import { describe } from './_assert.js';
 import { OutboardBuilder } from './_outboard-builder.js';
 import { UploadHasher } from './upload-hasher.js';
 import { ROOT_HEADER } from './tus.js';
+import type { VerifyingStore } from './verify-blake3.js';
 
 export { ROOT_HEADER };
-
-/** The header of a verified upload's final response: the root the server computed, in hex. */
-export const VERIFIED_HEADER = 'Upload-Blake3-Verified';
+export {
+  MISMATCH_STATUS,
+  VERIFIED_HEADER,
+  verifyBlake3,
+  type VerifyBlake3Opts,
+  type VerifyingStore,
+} from './verify-blake3.js';
 
 export type Blake3FileStoreOpts = ConstructorParameters<typeof FileStore>[0] &
   Omit<Blake3Opts, 'dkLen'> & {
@@ -67,9 +72,6 @@ const ROOT_HEX = /^[0-9a-f]{64}$/;
 /** Leaves of 16 KiB, as bao-tree's default: 64 bytes of outboard per 16 KiB of content. */
 const DEFAULT_OUTBOARD: BaoTreeOpts = { chunkGroupLog: 4 };
 
-/** The status of a refused upload (tus's own "checksum mismatch" status). */
-export const MISMATCH_STATUS = 460;
-
 const READ_BYTES = 4 << 20;
 
 /**
@@ -85,7 +87,7 @@ const taken = (track: Track): number => track.outboard?.length ?? track.hasher!.
 /** What is appended to an upload's id to name the file of its Bao tree's parents while it is written. */
 const PARENTS_SUFFIX = '.obao.post';
 
-export class Blake3FileStore extends FileStore {
+export class Blake3FileStore extends FileStore implements VerifyingStore {
   readonly #directory: string;
   readonly #mode: Omit<Blake3Opts, 'dkLen'>;
   readonly #outboard: BaoTreeOpts | undefined;
@@ -325,65 +327,4 @@ export class Blake3FileStore extends FileStore {
 async function writeWhole(path: string, data: Uint8Array | string): Promise<void> {
   await writeFile(`${path}.part`, data);
   await rename(`${path}.part`, path);
-}
-
-type FinishResponse = { status_code?: number; headers?: Record<string, string | number>; body?: string };
-
-/**
- * `onUploadFinish` for @tus/server: the upload is complete only if the request that finished it
- * carried a root equal to the hash of the bytes received (compared in constant time) and, with
- * `verifyStored`, the bytes on disk still have that hash. Otherwise the upload is removed and the
- * request fails with status 460 and a message saying why; the computed hash is never disclosed on
- * a mismatch. An upload that verified is final: a later request that reaches its end (an empty
- * PATCH) is answered from the record of its verification, never checked again nor removed.
- */
-export function verifyBlake3(store: Blake3FileStore): (req: Request, upload: Upload) => Promise<FinishResponse> {
-  // tus unlocks an upload before this hook runs: requests that end the same upload are checked in turn.
-  const pending = new Map<string, Promise<unknown>>();
-  return (req, upload) => {
-    const before = pending.get(upload.id);
-    const verdict = before ? before.then(() => finish(store, req, upload)) : finish(store, req, upload);
-    const settled = verdict.catch(() => undefined);
-    pending.set(upload.id, settled);
-    void settled.then(() => pending.get(upload.id) === settled && pending.delete(upload.id));
-    return verdict;
-  };
-}
-
-async function finish(store: Blake3FileStore, req: Request, upload: Upload): Promise<FinishResponse> {
-  const sent = req.headers.get(ROOT_HEADER);
-  const malformed =
-    sent === null
-      ? `the request carried no ${ROOT_HEADER} header`
-      : ROOT_HEX.test(sent)
-        ? undefined
-        : `${ROOT_HEADER} must be 64 lowercase hex digits`;
-  const verified = await store.verifiedRoot(upload.id);
-  if (verified !== undefined) {
-    if (malformed === undefined && constantTimeEqual(verified, hexToBytes(sent!)))
-      return { headers: { [VERIFIED_HEADER]: sent! } };
-    const why = malformed ?? 'the root sent is not the one the upload verified with';
-    throw {
-      status_code: MISMATCH_STATUS,
-      body: `BLAKE3 verification failed: ${why}; the upload verified earlier and is kept as it was\n`,
-    };
-  }
-  const refuse = async (why: string): Promise<never> => {
-    await store.remove(upload.id);
-    throw { status_code: MISMATCH_STATUS, body: `BLAKE3 verification failed: ${why}; the upload was discarded\n` };
-  };
-  if (malformed !== undefined) return refuse(malformed);
-  const size = upload.size ?? upload.offset;
-  const root = await store.rootOf(upload.id, size);
-  if (!constantTimeEqual(root, hexToBytes(sent!)))
-    return refuse('the bytes received do not have the root the client sent');
-  if (store.verifyStored && !constantTimeEqual(await store.storedRootOf(upload.id, size), root))
-    return refuse('the bytes stored are not the bytes received (the file changed on disk)');
-  try {
-    await store.keepVerified(upload.id, size, root);
-  } catch (e) {
-    await store.remove(upload.id);
-    throw { status_code: 500, body: `${(e as Error).message}; the upload was discarded\n` };
-  }
-  return { headers: { [VERIFIED_HEADER]: bytesToHex(root) } };
 }

@@ -1,0 +1,172 @@
+// What the verifying wrapper costs, and what it reads back. Not a test.
+//   node --import tsx bench/fleet-costs.ts [MiB] [rounds] [--fleet]
+// 1. CPU per GiB written through a FileStore and an S3Store (gofakes3), each with and without the
+//    wrapper (state in Redis), one instance, requests of 32 MiB, interleaved rounds, medians; the
+//    bytes the wrapper read back from the store on that happy path (expected 0).
+// 2. With --fleet: one upload of [MiB] through three instance processes behind a round-robin
+//    proxy (test/_fleet-instance.ts), verified against unverified, wall time, medians.
+// Redis and the S3 server are started here (bootstrap installs them) and stopped after.
+import { blake3, bytesToHex } from '@blake3-web/core';
+import { FileStore } from '@tus/file-store';
+import { S3Store } from '@tus/s3-store';
+import { IoRedisKvStore, Upload as TusUpload, type DataStore } from '@tus/utils';
+import { Redis } from 'ioredis';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { Upload } from 'tus-js-client';
+import { Blake3Store, fileStoreBytes, s3StoreBytes, type HashRecord } from '../src/tus-store.ts';
+import { freePort, startRedis, startS3 } from '../test/_fleet-services.ts';
+import { median } from './_bench-file.ts';
+
+const MiB = 1 << 20;
+const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const size = Number(args[0] ?? 256) * MiB;
+const rounds = Number(args[1] ?? 3);
+const fleet = process.argv.includes('--fleet');
+const REQUEST = 32 * MiB;
+
+const data = new Uint8Array(size);
+for (let i = 0; i < size; i += 4) data[i] = (i * 2654435761) >>> 24;
+
+const redis = await startRedis();
+const s3 = await startS3();
+const client = new Redis({ port: redis.port, host: '127.0.0.1', maxRetriesPerRequest: 1 });
+const s3Config = {
+  bucket: 'uploads',
+  endpoint: s3.endpoint,
+  region: 'us-east-1',
+  forcePathStyle: true,
+  requestChecksumCalculation: 'WHEN_REQUIRED' as const,
+  responseChecksumValidation: 'WHEN_REQUIRED' as const,
+  credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+};
+
+type Made = { store: DataStore; wrapper?: Blake3Store; done(): void };
+const variants: Record<string, () => Made> = {
+  FileStore: () => {
+    const directory = mkdtempSync(join(tmpdir(), 'blake3-bench-'));
+    return { store: new FileStore({ directory }), done: () => rmSync(directory, { recursive: true, force: true }) };
+  },
+  'FileStore + wrapper': () => {
+    const directory = mkdtempSync(join(tmpdir(), 'blake3-bench-'));
+    const wrapper = new Blake3Store(new FileStore({ directory }), {
+      kv: new IoRedisKvStore<HashRecord>(client, 'bench:'),
+      read: fileStoreBytes(directory),
+    });
+    return { store: wrapper, wrapper, done: () => rmSync(directory, { recursive: true, force: true }) };
+  },
+  S3Store: () => ({ store: new S3Store({ partSize: 8 * MiB, s3ClientConfig: s3Config }), done: () => undefined }),
+  'S3Store + wrapper': () => {
+    const inner = new S3Store({ partSize: 8 * MiB, s3ClientConfig: s3Config });
+    const wrapper = new Blake3Store(inner, {
+      kv: new IoRedisKvStore<HashRecord>(client, 'bench:'),
+      read: s3StoreBytes(inner),
+    });
+    return { store: wrapper, wrapper, done: () => undefined };
+  },
+};
+
+const body = (bytes: Uint8Array) =>
+  Readable.from(
+    (async function* () {
+      for (let i = 0; i < bytes.length; i += 256 * 1024) yield Buffer.from(bytes.subarray(i, i + 256 * 1024));
+    })(),
+  );
+
+let n = 0;
+async function cpuPerGiB(make: () => Made): Promise<{ cpu: number; readBack: number }> {
+  const { store, wrapper, done } = make();
+  const id = `bench-${n++}`;
+  await store.create(new TusUpload({ id, size, offset: 0 }));
+  const before = process.cpuUsage();
+  for (let at = 0; at < size; at += REQUEST)
+    await store.write(body(data.subarray(at, Math.min(size, at + REQUEST))), id, at);
+  if (wrapper) await wrapper.rootOf(id, size);
+  const used = process.cpuUsage(before);
+  done();
+  return { cpu: ((used.user + used.system) / 1e6) * ((1024 * MiB) / size), readBack: wrapper?.bytesReadBack ?? 0 };
+}
+
+console.log(
+  `${size / MiB} MiB, ${rounds} rounds, load ${loadavg()[0].toFixed(2)}; CPU seconds per GiB of this process (the S3 server's own CPU is not counted)`,
+);
+const results: Record<string, number[]> = {};
+let readBack = 0;
+for (let r = 0; r < rounds; r++)
+  for (const [name, make] of Object.entries(variants)) {
+    const { cpu, readBack: back } = await cpuPerGiB(make);
+    (results[name] ??= []).push(cpu);
+    readBack += back;
+  }
+for (const [name, cpus] of Object.entries(results)) console.log(`${name.padEnd(22)} ${median(cpus).toFixed(2)} s/GiB`);
+console.log(
+  `wrapper / store: FileStore ${(median(results['FileStore + wrapper']) / median(results.FileStore)).toFixed(2)}x, S3Store ${(median(results['S3Store + wrapper']) / median(results.S3Store)).toFixed(2)}x`,
+);
+console.log(`bytes read back by the wrapper on the happy path: ${readBack}`);
+
+if (fleet) {
+  const script = fileURLToPath(new URL('../test/_fleet-instance.ts', import.meta.url));
+  const root = bytesToHex(blake3(data));
+  const times: Record<string, number[]> = { verified: [], unverified: [] };
+  for (let r = 0; r < rounds; r++)
+    for (const mode of ['verified', 'unverified'] as const) {
+      const children: ChildProcess[] = [];
+      const ports = await Promise.all([0, 1, 2].map(() => freePort()));
+      await Promise.all(
+        ports.map((port, i) => {
+          const child = spawn(process.execPath, ['--import', 'tsx', script], {
+            env: {
+              ...process.env,
+              INSTANCE: `i${i}`,
+              PORT: String(port),
+              REDIS_PORT: String(redis.port),
+              S3_ENDPOINT: s3.endpoint,
+              UNVERIFIED: mode === 'unverified' ? '1' : '0',
+            },
+            stdio: ['ignore', 'pipe', 'inherit'],
+          });
+          children.push(child);
+          return new Promise((resolve) => child.stdout!.once('data', resolve));
+        }),
+      );
+      let next = 0;
+      const proxy = createServer((req, res) => {
+        const upstream = request(
+          { host: '127.0.0.1', port: ports[next++ % 3], method: req.method, path: req.url, headers: req.headers },
+          (up) => {
+            res.writeHead(up.statusCode ?? 502, up.headers);
+            up.pipe(res);
+          },
+        );
+        req.pipe(upstream);
+      });
+      await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+      const started = performance.now();
+      await new Promise<void>((resolve, reject) =>
+        new Upload(Buffer.from(data.buffer, 0, size), {
+          endpoint: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/files/`,
+          chunkSize: 64 * MiB,
+          headers: { 'Upload-Blake3': root },
+          onSuccess: () => resolve(),
+          onError: reject,
+        }).start(),
+      );
+      times[mode].push(performance.now() - started);
+      proxy.closeAllConnections();
+      proxy.close();
+      children.forEach((c) => c.kill('SIGKILL'));
+    }
+  const [v, u] = [median(times.verified), median(times.unverified)];
+  console.log(
+    `fleet of 3, ${size / MiB} MiB: verified ${(v / 1000).toFixed(2)} s, unverified ${(u / 1000).toFixed(2)} s, ${(v / u).toFixed(2)}x`,
+  );
+}
+
+client.disconnect();
+await Promise.all([redis.stop(), s3.stop()]);

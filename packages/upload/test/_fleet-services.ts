@@ -1,0 +1,78 @@
+// Redis and the S3 server on free ports of 127.0.0.1, started by the tests that need them and
+// stopped after (bootstrap installs both: setup/fleet-services.mjs).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, connect } from 'node:net';
+import { redisServerPath, s3ServerPath } from '../setup/fleet-services.mjs';
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function untilListening(port: number, child: ChildProcess, name: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
+    const up = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => (socket.destroy(), resolve(true)));
+      socket.once('error', () => resolve(false));
+    });
+    if (up) return;
+    if (Date.now() > deadline) throw new Error(`${name} did not listen on ${port} within 20 s`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGKILL');
+  await exited;
+}
+
+export type Service = { port: number; stop(): Promise<void>; restart(): Promise<void> };
+
+function service(name: string, start: (port: number) => ChildProcess, port: number): Promise<Service> {
+  let child = start(port);
+  const s: Service = {
+    port,
+    stop: () => stop(child),
+    async restart() {
+      await stop(child);
+      child = start(port);
+      await untilListening(port, child, name);
+    },
+  };
+  return untilListening(port, child, name).then(() => s);
+}
+
+/** A Redis that keeps nothing on disk. */
+export async function startRedis(): Promise<Service> {
+  const port = await freePort();
+  return service(
+    'redis-server',
+    (p) =>
+      spawn(redisServerPath, ['--port', String(p), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+        stdio: 'ignore',
+      }),
+    port,
+  );
+}
+
+/** The S3 server, in memory, with the bucket `bucket`. */
+export async function startS3(bucket = 'uploads'): Promise<Service & { endpoint: string }> {
+  const port = await freePort();
+  const s = await service(
+    'gofakes3',
+    (p) =>
+      spawn(s3ServerPath, ['-backend', 'memory', '-host', `127.0.0.1:${p}`, '-initialbucket', bucket, '-quiet'], {
+        stdio: 'ignore',
+      }),
+    port,
+  );
+  return Object.assign(s, { endpoint: `http://127.0.0.1:${port}` });
+}
