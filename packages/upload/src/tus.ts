@@ -136,7 +136,7 @@ export function blake3Tus(opts: Blake3TusOpts = {}): Blake3Tus {
   const mode: HashMode = {};
   if (opts.key !== undefined) mode.key = opts.key;
   if (opts.context !== undefined) mode.context = opts.context;
-  const name = modeName(mode); // validates key and context
+  modeName(mode); // validates key and context here, before any upload starts
   const store =
     opts.checkpoints !== undefined
       ? opts.checkpoints
@@ -167,7 +167,7 @@ export function blake3Tus(opts: Blake3TusOpts = {}): Blake3Tus {
       throw new RangeError(`chunkSize must be a power of two of at least 1024 bytes, got ${chunkSize}`);
     if (source !== undefined) throw new TypeError('this adapter serves one upload: create one per tus Upload');
     const hasher = await WorkerHasher.open(createWorker(), mode);
-    source = new HashingSource(input, hasher, chunkSize, store, readInWorker, name, onDiscard);
+    source = new HashingSource(input, hasher, chunkSize, store, readInWorker, onDiscard);
     source.root.then(resolveRoot, rejectRoot);
     return source;
   }

@@ -24,7 +24,7 @@ function handleOn(worker: Worker, knownErrors?: KnownErrors, livenessMs = 10_000
 }
 
 /** What the worker's call threw, as the caller receives it. */
-async function thrown(handle: WorkerHandle<ThrowingApi>, kind: ThrownKind): Promise<Error> {
+async function thrown(handle: WorkerHandle<ThrowingApi, Worker>, kind: ThrownKind): Promise<Error> {
   const outcome = await settlesWithin(
     handle
       .call((w) => w.throwIt(kind))
