@@ -15,8 +15,8 @@
  * ```
  * @module
  */
-import { webWorkerPort, WorkerHandle, type WebWorkerLike } from '@blake3-web/worker/_internal';
-import { transfer, type Remote } from 'comlink';
+import { webWorkerPort, WorkerHandle } from '@blake3-web/worker/_internal';
+import { transfer, type Endpoint, type Remote } from 'comlink';
 import { aUint8Array, anumber, describe } from './_assert.js';
 import type { HasherState, HasherWorkerApi } from './_hasher-protocol.js';
 import { CheckpointError, type Checkpoint, type CheckpointState } from './checkpoint.js';
@@ -29,7 +29,7 @@ const LIVENESS_MS = 10_000;
 const NAME = 'the hashing worker';
 
 /** A Web Worker, a MessagePort, or any comlink endpoint serving serveHasher(). */
-export type HasherEndpoint = WebWorkerLike;
+export type HasherEndpoint = Endpoint & { terminate?: () => void; close?: () => void };
 
 export class WorkerHasher {
   readonly #handle: WorkerHandle<HasherWorkerApi, HasherEndpoint>;
