@@ -1,6 +1,7 @@
 // The import graph's rules, checked by `npm test` (`pnpm check:imports`): no cycles, type-only
 // imports included, and packages import only the layers below them:
 // core <- worker, stream <- workbox (core + stream), cli (core + worker), upload (core + worker + stream); testkit stands alone.
+// The benchmarks (bench/, packages/*/bench) take their servers and browser drivers from servers/, never from e2e/.
 /** A package's sources may import, besides themselves, only the packages listed. */
 const layer = (name, allowed) => ({
   name: `${name}-imports-only-${allowed.length ? allowed.join('-') : 'itself'}`,
@@ -27,6 +28,21 @@ module.exports = {
     layer('cli', ['core', 'worker']),
     layer('upload', ['core', 'worker', 'stream']),
     layer('testkit', []),
+    {
+      name: 'benchmarks-import-no-e2e',
+      severity: 'error',
+      comment:
+        'benchmarks reach the servers and browser drivers they share with e2e through servers/, never e2e itself: e2e sits above them',
+      from: { path: '^(bench|packages/[^/]+/bench)/' },
+      to: { path: '^e2e/' },
+    },
+    {
+      name: 'servers-import-no-consumer',
+      severity: 'error',
+      comment: "servers/ is shared by e2e, bench, the demo and the packages' benchmarks, so it imports none of them",
+      from: { path: '^servers/' },
+      to: { path: '^(e2e|bench|demo|examples)/|^packages/[^/]+/(bench|test)/' },
+    },
   ],
   options: {
     // Type-only imports are edges too: a type cycle still ties the modules together.

@@ -1,6 +1,6 @@
 import { defineConfig } from '@playwright/test';
 
-import type { E2EOptions } from './e2e/fixtures/test.ts';
+import type { E2EOptions } from './servers/engine-test.ts';
 import { BROWSER_PATHS, CHROMIUM_ARGS } from './scripts/browser-paths.mjs';
 
 // The engines come from Debian packages (scripts/browsers.mjs); Playwright's own downloads
@@ -10,7 +10,7 @@ process.env.PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD = '1';
 export default defineConfig<E2EOptions>({
   testDir: './e2e/specs',
   outputDir: './test-results/e2e',
-  globalSetup: './e2e/setup/global-setup.ts',
+  globalSetup: './servers/global-setup.ts',
   // Hashing 16 MiB with the portable backend in a slow engine takes seconds, not minutes.
   timeout: 120_000,
   forbidOnly: !!process.env.CI,
@@ -39,7 +39,7 @@ export default defineConfig<E2EOptions>({
       },
     },
     {
-      // WebKitGTK under Xvfb through WebKitWebDriver: see e2e/fixtures/webkit-session.ts.
+      // WebKitGTK under Xvfb through WebKitWebDriver: see servers/webkit-session.ts.
       name: 'webkit',
       use: { engine: 'webkit' },
     },

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 import { defineConfig, type Plugin } from 'vite';
-import { createBlobStore } from './server/blob-store.ts';
-import { createTusUploads, proxyTus } from './server/tus-uploads.ts';
+import { createBlobStore } from '../servers/blob-store.ts';
+import { createTusUploads, proxyTus } from '../servers/tus-uploads.ts';
 
 // Cross-origin isolation gives the page fine-grained timers (performance.now() steps of
 // microseconds instead of 0.1-1 ms), which the timing shown and the benchmarks rely on.

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 
 import { chromium, firefox, type Browser } from 'playwright-core';
 
-import { startFixtureServer } from '../../e2e/server/fixture-server.ts';
-import { startWebKitSession } from '../../e2e/fixtures/webkit-session.ts';
+import { startFixtureServer } from '../../servers/fixture-server.ts';
+import { startWebKitSession } from '../../servers/webkit-session.ts';
 import { LAUNCH_OPTIONS } from '../../scripts/browser-paths.mjs';
 import type { BrowserBenchReport } from './browser-report.ts';
 import { browserSection } from './browser-section.ts';

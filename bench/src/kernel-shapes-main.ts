@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { chromium, firefox } from 'playwright-core';
 
-import { startWebKitSession } from '../../e2e/fixtures/webkit-session.ts';
+import { startWebKitSession } from '../../servers/webkit-session.ts';
 import { LAUNCH_OPTIONS } from '../../scripts/browser-paths.mjs';
 import { scriptArgs } from './script-args.ts';
 import { benchDir, repoRoot } from './write-results.ts';

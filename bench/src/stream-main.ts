@@ -1,4 +1,4 @@
-/// <reference path="../../e2e/fixtures/stream-globals.d.ts" />
+/// <reference path="../../servers/pages/stream-globals.d.ts" />
 // `pnpm bench:stream`: Blake3Stream / VerifyStream / hashStream / BaoVerifyStream beside one-shot blake3() and two
 // bare pipelines over 128 MiB in 64 KiB chunks, in Node, Chromium and Firefox; rewrites the stream section of
 // docs/BENCHMARKS.md.
@@ -9,7 +9,7 @@ import * as core from '@blake3-web/core';
 import * as stream from '@blake3-web/stream';
 import { chromium, firefox } from 'playwright-core';
 
-import { startFixtureServer } from '../../e2e/server/fixture-server.ts';
+import { startFixtureServer } from '../../servers/fixture-server.ts';
 import { LAUNCH_OPTIONS } from '../../scripts/browser-paths.mjs';
 import { replaceSection } from './doc-section.ts';
 import { median } from './stats.ts';
@@ -24,7 +24,7 @@ async function inBrowser(engine: 'chromium' | 'firefox'): Promise<{ version: str
   const browser = await { chromium, firefox }[engine].launch(LAUNCH_OPTIONS[engine]);
   try {
     const page = await browser.newPage();
-    await page.goto(`${server.url}/coi/e2e/pages/stream.html`);
+    await page.goto(`${server.url}/coi/servers/pages/stream.html`);
     await page.waitForFunction(() => globalThis.blake3WebStream !== undefined);
     await page.evaluate(() => globalThis.blake3WebStream!.core.ready());
     // The measuring function travels as source text and runs against the page's own modules.

@@ -7,7 +7,7 @@ import { expect, test } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { repoRoot } from '../server/fixture-server.ts';
+import { repoRoot } from '../../servers/fixture-server.ts';
 import { NEXT_EDGE, URLS_ENV } from './apps.ts';
 
 const url = (JSON.parse(process.env[URLS_ENV] ?? '{}') as Record<string, string>)[NEXT_EDGE.name];

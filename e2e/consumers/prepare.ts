@@ -7,7 +7,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, write
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { repoRoot } from '../server/fixture-server.ts';
+import { repoRoot } from '../../servers/fixture-server.ts';
 import { installs, type Install, type ServerApp } from './apps.ts';
 
 /** The published packages an app needs: the worker, the upload package and what they depend on. */

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { join, normalize, sep } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 
-import { mimeType } from '../server/mime-types.ts';
+import { mimeType } from '../../servers/mime-types.ts';
 import { appEnv } from './prepare.ts';
 
 export type Served = { readonly url: string; close(): Promise<void> };

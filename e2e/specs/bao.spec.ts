@@ -4,8 +4,8 @@
 // ReadableStream and no ReadableStream.from) and release exactly the verified bytes.
 import { leftSubtreeLen } from '@blake3-web/core/hazmat';
 import { readFileSync } from 'node:fs';
-import type { EnginePage } from '../fixtures/engine-page.ts';
-import { expect, test } from '../fixtures/test.ts';
+import type { EnginePage } from '../../servers/engine-page.ts';
+import { expect, test } from '../../servers/engine-test.ts';
 
 type Stored = { hex: string } | { length: number; sha256: string };
 type ReferenceCase = {
@@ -38,7 +38,7 @@ function layout(len: number): { kind: 'parent' | 'chunk'; at: number; end: numbe
 }
 
 async function openStreamPage(page: EnginePage): Promise<void> {
-  await page.goto('/e2e/pages/stream.html');
+  await page.goto('/servers/pages/stream.html');
   await page.waitForFunction(() => globalThis.blake3WebStream !== undefined || globalThis.blake3WebError !== undefined);
   const error = await page.evaluate(() => globalThis.blake3WebError ?? null);
   if (error !== null) throw new Error(`@blake3-web/stream failed to load in ${page.engine}: ${error}`);

@@ -4,8 +4,8 @@
 import { conformanceSuite, officialVectors, type ConformanceReport } from '@blake3-web/testkit';
 
 import { BACKENDS, openCorePageFor } from '../fixtures/backends.ts';
-import type { EnginePage } from '../fixtures/engine-page.ts';
-import { expect, test } from '../fixtures/test.ts';
+import type { EnginePage } from '../../servers/engine-page.ts';
+import { expect, test } from '../../servers/engine-test.ts';
 
 // The suite travels as source text; a compiler may have named functions through `__name`.
 const suite = { source: conformanceSuite.toString(), vectors: officialVectors };
@@ -51,7 +51,7 @@ test.describe('conformance suite in the page', () => {
   }
 
   test('worker: pool.hashBlob() over two workers', async ({ enginePage }) => {
-    await openPage(enginePage, '/e2e/pages/worker.html', 'blake3WebWorker');
+    await openPage(enginePage, '/servers/pages/worker.html', 'blake3WebWorker');
     const report = await enginePage.evaluate(async ({ source, vectors }) => {
       const { worker } = globalThis.blake3WebWorker!;
       const run = new Function(`const __name = (f) => f; return (${source})`)() as typeof conformanceSuite;
@@ -70,7 +70,7 @@ test.describe('conformance suite in the page', () => {
   });
 
   test('stream: Blake3Stream, VerifyStream, Bao encode + verify', async ({ enginePage }) => {
-    await openPage(enginePage, '/e2e/pages/stream.html', 'blake3WebStream');
+    await openPage(enginePage, '/servers/pages/stream.html', 'blake3WebStream');
     const reports = await enginePage.evaluate(async ({ source, vectors }) => {
       const { stream } = globalThis.blake3WebStream!;
       const run = new Function(`const __name = (f) => f; return (${source})`)() as typeof conformanceSuite;

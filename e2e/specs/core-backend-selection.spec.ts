@@ -1,7 +1,7 @@
 // Every engine here has WebAssembly SIMD (ENVIRONMENT facts: Chromium 156, Firefox 153 and
 // WebKitGTK 2.50 all run v128), so the SIMD backend must be detected and chosen, not skipped.
 import { openCorePage } from '../fixtures/core-page.ts';
-import { expect, test } from '../fixtures/test.ts';
+import { expect, test } from '../../servers/engine-test.ts';
 
 test('the wasm-simd backend is available and becomes the default once ready()', async ({ enginePage }) => {
   await openCorePage(enginePage);

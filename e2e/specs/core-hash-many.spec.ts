@@ -2,7 +2,7 @@
 // blake3() in the page, and against the same messages hashed by Node in the test process.
 import { blake3, bytesToHex } from '@blake3-web/core';
 import { BACKENDS, openCorePageFor } from '../fixtures/backends.ts';
-import { expect, test } from '../fixtures/test.ts';
+import { expect, test } from '../../servers/engine-test.ts';
 
 /** Message lengths: every length 0..2049, then trees of 2-17 chunks, a 1 MiB one among them, more small ones. */
 const LENGTHS = [

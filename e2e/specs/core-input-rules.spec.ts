@@ -3,7 +3,7 @@
 // below them, strings with lone surrogates, and
 // hashMany re-entered from a Proxy while it reads its inputs.
 import { BACKENDS, openCorePageFor } from '../fixtures/backends.ts';
-import { expect, test } from '../fixtures/test.ts';
+import { expect, test } from '../../servers/engine-test.ts';
 
 for (const backend of BACKENDS) {
   test.describe(`input rules, ${backend} backend`, () => {

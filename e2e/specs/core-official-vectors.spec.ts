@@ -1,7 +1,7 @@
 // Every official vector in every mode, through the built package in the browser: incremental
 // with random split points, and the XOF reader with seeks (one-shot calls are in conformance.spec.ts).
 import { BACKENDS, openCorePageFor } from '../fixtures/backends.ts';
-import { expect, test } from '../fixtures/test.ts';
+import { expect, test } from '../../servers/engine-test.ts';
 import { expectedHex, FULL_LEN, modeInputs, readPlans, seed, splitPlans } from '../fixtures/vector-plans.ts';
 
 for (const backend of BACKENDS) {

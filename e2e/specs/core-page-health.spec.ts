@@ -1,8 +1,8 @@
 // Checks that need Playwright's own page (event listeners, request interception), which the
 // WebKitGTK project cannot offer over classic WebDriver.
 import { openCorePage } from '../fixtures/core-page.ts';
-import { playwrightEnginePage } from '../fixtures/playwright-engine-page.ts';
-import { expect, skipWebKit, test } from '../fixtures/test.ts';
+import { playwrightEnginePage } from '../../servers/playwright-engine-page.ts';
+import { expect, skipWebKit, test } from '../../servers/engine-test.ts';
 import { expectedHex, modeInputs } from '../fixtures/vector-plans.ts';
 
 test.describe('loading the core', () => {
@@ -31,7 +31,7 @@ test.describe('under a strict Content-Security-Policy', () => {
   const CSP = "default-src 'self'; script-src 'self' 'unsafe-inline'";
 
   test('hashes correctly with the js backend when WebAssembly is refused', async ({ page, engine }) => {
-    await page.route('**/e2e/pages/core.html', async (route) => {
+    await page.route('**/servers/pages/core.html', async (route) => {
       const response = await route.fetch();
       await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': CSP } });
     });

@@ -3,7 +3,7 @@
 import { oracle, paint } from '@blake3-web/testkit';
 
 import { BACKENDS, openCorePageFor } from '../fixtures/backends.ts';
-import { expect, test } from '../fixtures/test.ts';
+import { expect, test } from '../../servers/engine-test.ts';
 import { modeInputs, pieceSizes, seed } from '../fixtures/vector-plans.ts';
 
 const LARGE = 16 * 1024 * 1024;

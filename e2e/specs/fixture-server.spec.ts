@@ -1,5 +1,5 @@
 import { openCorePage } from '../fixtures/core-page.ts';
-import { expect, test } from '../fixtures/test.ts';
+import { expect, test } from '../../servers/engine-test.ts';
 
 test.describe('fixture server', () => {
   test('serves modules, JSON and pages with their MIME types', async ({ enginePage }) => {

@@ -4,11 +4,11 @@
 // mismatches that must not disclose the computed tag.
 import { abortOutcome, IDENTITY_TRANSFORM_KINDS, identityTransformSuite } from '@blake3-web/testkit';
 
-import type { EnginePage } from '../fixtures/engine-page.ts';
-import { expect, test } from '../fixtures/test.ts';
+import type { EnginePage } from '../../servers/engine-page.ts';
+import { expect, test } from '../../servers/engine-test.ts';
 
 async function openStreamPage(page: EnginePage): Promise<void> {
-  await page.goto('/e2e/pages/stream.html');
+  await page.goto('/servers/pages/stream.html');
   await page.waitForFunction(() => globalThis.blake3WebStream !== undefined || globalThis.blake3WebError !== undefined);
   const error = await page.evaluate(() => globalThis.blake3WebError ?? null);
   if (error !== null) throw new Error(`@blake3-web/stream failed to load in ${page.engine}: ${error}`);

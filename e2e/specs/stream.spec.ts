@@ -1,10 +1,10 @@
 // @blake3-web/stream in every engine: WebKit has no async iteration of ReadableStream, no BYOB
 // readers and no ReadableStream.from, so these specs exercise the plain reader loops too.
-import type { EnginePage } from '../fixtures/engine-page.ts';
-import { expect, test } from '../fixtures/test.ts';
+import type { EnginePage } from '../../servers/engine-page.ts';
+import { expect, test } from '../../servers/engine-test.ts';
 
 async function openStreamPage(page: EnginePage): Promise<void> {
-  await page.goto('/e2e/pages/stream.html');
+  await page.goto('/servers/pages/stream.html');
   await page.waitForFunction(() => globalThis.blake3WebStream !== undefined || globalThis.blake3WebError !== undefined);
   const error = await page.evaluate(() => globalThis.blake3WebError ?? null);
   if (error !== null) throw new Error(`@blake3-web/stream failed to load in ${page.engine}: ${error}`);

@@ -6,8 +6,8 @@
 import { oracle, paint } from '@blake3-web/testkit';
 
 import { startTusServer, type TusTestServer } from '../../packages/upload/test/_tus-server.ts';
-import type { EnginePage } from '../fixtures/engine-page.ts';
-import { expect, test } from '../fixtures/test.ts';
+import type { EnginePage } from '../../servers/engine-page.ts';
+import { expect, test } from '../../servers/engine-test.ts';
 
 const MiB = 1024 * 1024;
 const LARGE = { size: 64 * MiB + 4321, chunkSize: 8 * MiB };
@@ -19,7 +19,7 @@ const [LARGE_ROOT, SMALL_ROOT, OTHER_ROOT] = oracle(
 );
 
 async function openUploadPage(page: EnginePage): Promise<void> {
-  await page.goto('/e2e/pages/upload.html');
+  await page.goto('/servers/pages/upload.html');
   await page.waitForFunction(() => globalThis.blake3Upload !== undefined || globalThis.blake3WebError !== undefined);
   const error = await page.evaluate(() => globalThis.blake3WebError ?? null);
   if (error !== null) throw new Error(`@blake3-web/upload failed to load in ${page.engine}: ${error}`);
@@ -65,6 +65,67 @@ async function uploadThenReload(
     .toBeGreaterThanOrEqual(saved);
   await openUploadPage(page);
 }
+
+test.describe("the hashing worker's errors", () => {
+  test.beforeEach(async ({ enginePage }) => openUploadPage(enginePage));
+
+  test('arrive as the class they were thrown as: TypeError, RangeError, CheckpointError with its reason', async ({
+    enginePage,
+  }) => {
+    const r = await enginePage.evaluate(async () => {
+      const { upload } = globalThis.blake3Upload!;
+      const seen = (e: unknown) => ({
+        name: (e as Error).name,
+        message: (e as Error).message,
+        isTypeError: e instanceof TypeError,
+        isRangeError: e instanceof RangeError,
+        isCheckpointError: e instanceof upload.CheckpointError,
+        reason: (e as { reason?: string }).reason,
+      });
+      const failure = (p: Promise<unknown>) =>
+        p.then(
+          () => ({ name: 'resolved' }) as ReturnType<typeof seen>,
+          (e: unknown) => seen(e),
+        );
+      const made = new upload.UploadHasher({ upload: 'u' });
+      made.write(0, new Uint8Array(5 * 1024));
+      const checkpoint = made.checkpoint();
+      const out = {
+        type: await failure(upload.WorkerHasher.open(upload.startHashWorker(), { key: 'a string' as never })),
+        corrupt: await failure(
+          upload.WorkerHasher.open(upload.startHashWorker(), { upload: 'u', checkpoint: { ...checkpoint, cvs: 'zz' } }),
+        ),
+        range: { name: '' } as ReturnType<typeof seen>,
+        foreign: { name: '' } as ReturnType<typeof seen>,
+        version: { name: '' } as ReturnType<typeof seen>,
+        expecting: -1 as number | undefined,
+      };
+      const hasher = await upload.WorkerHasher.open(upload.startHashWorker());
+      await hasher.write(0, new Uint8Array(1000));
+      out.range = await failure(hasher.write(2000, new Uint8Array(10)));
+      out.foreign = await failure(hasher.expectCheckpoint(checkpoint, 'v', 10_000));
+      out.version = await failure(hasher.expectCheckpoint({ ...checkpoint, version: 2 }, 'u', 10_000));
+      out.expecting = await hasher.expectCheckpoint(checkpoint, 'u', 10_000);
+      hasher.close();
+      return { ...out, offset: checkpoint.offset };
+    });
+    expect(r.type).toMatchObject({ name: 'TypeError', isTypeError: true, isCheckpointError: false });
+    expect(r.range).toMatchObject({
+      name: 'RangeError',
+      isRangeError: true,
+      message: expect.stringMatching(/offset must be at most 1000.*got 2000/),
+    });
+    expect(r.corrupt).toMatchObject({ name: 'CheckpointError', isCheckpointError: true, reason: 'corrupt' });
+    expect(r.foreign).toMatchObject({
+      name: 'CheckpointError',
+      isCheckpointError: true,
+      reason: 'foreign',
+      message: expect.stringMatching(/belongs to upload "u"/),
+    });
+    expect(r.version).toMatchObject({ name: 'CheckpointError', isCheckpointError: true, reason: 'version' });
+    expect(r.expecting, 'a good checkpoint is taken').toBe(r.offset);
+  });
+});
 
 test.describe('upload while hashing, verified by the server', () => {
   let server: TusTestServer;

@@ -1,8 +1,8 @@
 // baoRangeHandler in the demo's service worker (`/verified-ranges/blobs/<hex>`): a page's range
 // request gets a 206 of bytes checked against the blob's BLAKE3 through its Bao outboard; a
 // tampered byte in the range is a network error, never a 206 with wrong bytes.
-import type { EnginePage } from '../fixtures/engine-page.ts';
-import { expect, test } from '../fixtures/test.ts';
+import type { EnginePage } from '../../servers/engine-page.ts';
+import { expect, test } from '../../servers/engine-test.ts';
 
 async function openDemo(page: EnginePage): Promise<void> {
   await page.goto('/demo/dist/index.html');

@@ -2,8 +2,8 @@
 // built to /demo/dist/precache/sw.js): a worker whose blobs all match installs and serves them
 // with the network refusing; one with a tampered blob fails to install and caches nothing of it,
 // and as an update it leaves the installed worker in charge.
-import type { EnginePage } from '../fixtures/engine-page.ts';
-import { expect, test } from '../fixtures/test.ts';
+import type { EnginePage } from '../../servers/engine-page.ts';
+import { expect, test } from '../../servers/engine-test.ts';
 
 const PAGE = '/demo/dist/precache/index.html';
 

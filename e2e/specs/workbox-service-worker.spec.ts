@@ -1,7 +1,7 @@
 // The demo's service worker with Blake3IntegrityPlugin, in a real browser: good blobs are cached
 // and then served without the network; tampered blobs are neither cached nor served as OK.
-import type { EnginePage } from '../fixtures/engine-page.ts';
-import { expect, test } from '../fixtures/test.ts';
+import type { EnginePage } from '../../servers/engine-page.ts';
+import { expect, test } from '../../servers/engine-test.ts';
 
 async function openDemo(page: EnginePage): Promise<void> {
   await page.goto('/demo/dist/index.html');

@@ -9,11 +9,11 @@ import { join } from 'node:path';
 
 import { oracle, paint } from '@blake3-web/testkit';
 
-import { fixtureUrl, type EnginePage } from '../fixtures/engine-page.ts';
-import { expect, skipWebKit, test } from '../fixtures/test.ts';
+import { fixtureUrl, type EnginePage } from '../../servers/engine-page.ts';
+import { expect, skipWebKit, test } from '../../servers/engine-test.ts';
 
 async function openWorkerPage(page: EnginePage): Promise<void> {
-  await page.goto('/e2e/pages/worker.html');
+  await page.goto('/servers/pages/worker.html');
   await page.waitForFunction(() => globalThis.blake3WebWorker !== undefined || globalThis.blake3WebError !== undefined);
   const error = await page.evaluate(() => globalThis.blake3WebError ?? null);
   if (error !== null) throw new Error(`@blake3-web/worker failed to load in ${page.engine}: ${error}`);
@@ -213,6 +213,73 @@ test.describe('worker pool', () => {
     });
   });
 
+  test('through the handle every caller uses, errors arrive as the class they were thrown as', async ({
+    enginePage,
+  }) => {
+    const r = await enginePage.evaluate(async () => {
+      const { workerUrl, internals } = globalThis.blake3WebWorker!;
+      type Api = { hashRange(task: object): Promise<Uint8Array>; ping(): 'pong' };
+      const handle = new internals.WorkerHandle<Api, Worker>(new Worker(workerUrl, { type: 'module' }), {
+        adapt: (w, onDeath) => internals.webWorkerPort(w, onDeath),
+        livenessMs: 30_000,
+      });
+      const blob = new Blob([new Uint8Array(5000)]);
+      const attempt = async (task: object) => {
+        try {
+          await handle.call((w) => w.hashRange(task));
+          return { resolved: true };
+        } catch (e) {
+          const err = e as Error;
+          return {
+            name: err.name,
+            message: err.message,
+            isTypeError: e instanceof TypeError,
+            isRangeError: e instanceof RangeError,
+            isDomException: typeof DOMException !== 'undefined' && e instanceof DOMException,
+            stackFromWorker: /hashRange|aRange|openTaskReader/.test(err.stack ?? ''),
+          };
+        }
+      };
+      const out = {
+        range: await attempt({
+          source: { kind: 'blob', blob, size: 5000 },
+          start: 4096,
+          end: 5001,
+          output: 'subtree',
+          opts: {},
+        }),
+        kind: await attempt({ source: { kind: 'socket' }, start: 0, end: 1, output: 'subtree', opts: {} }),
+        // A Blob whose size is not the one the task was planned for: the worker refuses to read it.
+        resized: await attempt({
+          source: { kind: 'blob', blob, size: 6000 },
+          start: 0,
+          end: 6000,
+          output: 'root',
+          opts: {},
+        }),
+        answers: (await handle.call((w) => w.ping())) === 'pong',
+      };
+      handle.terminate();
+      return out;
+    });
+    expect(r.range).toEqual({
+      name: 'RangeError',
+      message: expect.stringMatching(/within the 5000-byte input/),
+      isTypeError: false,
+      isRangeError: true,
+      isDomException: false,
+      stackFromWorker: true,
+    });
+    expect(r.kind).toMatchObject({ name: 'TypeError', isTypeError: true, isRangeError: false, isDomException: false });
+    expect(r.resized).toMatchObject({
+      name: 'NotReadableError',
+      message: expect.stringMatching(/had 6000 bytes when the hash started and says 5000 now/),
+      isDomException: true,
+      isTypeError: false,
+    });
+    expect(r.answers, 'the worker goes on answering after calls that threw').toBe(true);
+  });
+
   test('a worker terminated mid-call is noticed, replaced and its task retried: the hash is right', async ({
     enginePage,
   }) => {
@@ -356,7 +423,7 @@ test.describe('worker pool: a File whose file changed on disk', () => {
     try {
       const path = join(dir, 'changing.bin');
       writeFileSync(path, new Uint8Array(8 * 1024 * 1024).fill(1));
-      await page.goto(fixtureUrl('/e2e/pages/worker.html'));
+      await page.goto(fixtureUrl('/servers/pages/worker.html'));
       await page.waitForFunction(
         () => globalThis.blake3WebWorker !== undefined || globalThis.blake3WebError !== undefined,
       );
@@ -439,7 +506,7 @@ test.describe('worker pool: every reader gives the official hash', () => {
           writeFileSync(path, paint(n, n));
           return path;
         });
-        await page.goto(fixtureUrl('/e2e/pages/worker.html'));
+        await page.goto(fixtureUrl('/servers/pages/worker.html'));
         await page.waitForFunction(() => globalThis.blake3WebWorker !== undefined);
         await page.evaluate(() => document.getElementById('file')!.setAttribute('multiple', ''));
         await page.setInputFiles('#file', paths);

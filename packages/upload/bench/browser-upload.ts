@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, firefox, type Browser } from 'playwright-core';
-import { startFixtureServer } from '../../../e2e/server/fixture-server.ts';
+import { startFixtureServer } from '../../../servers/fixture-server.ts';
 import { LAUNCH_OPTIONS } from '../../../scripts/browser-paths.mjs';
 import { listenTus, startTusServer } from '../test/_tus-server.ts';
 import { median, writePaintedFile } from './_bench-file.ts';
@@ -28,7 +28,7 @@ const VARIANTS = (args[3] ?? 'plain,hash,hashFile').split(',') as ('plain' | 'ha
 const linkMbit = args[4] === undefined ? undefined : Number(args[4]);
 
 type BenchResult = { ok: unknown; ms: number; maxGapMs: number; gapsOver50: number };
-/** What e2e/pages/upload.html exposes, as far as this script uses it. */
+/** What servers/pages/upload.html exposes, as far as this script uses it. */
 type UploadPage = { blake3Upload?: { bench(o: object): Promise<BenchResult> }; blake3WebError?: string };
 
 // The file is on disk and picked through the page's file input, as a user's would be (a painted
@@ -53,7 +53,7 @@ try {
   for (const engine of engines) {
     const browser: Browser = await { chromium, firefox }[engine].launch(LAUNCH_OPTIONS[engine]);
     const page = await browser.newPage();
-    await page.goto(`${fixture.url}/e2e/pages/upload.html`);
+    await page.goto(`${fixture.url}/servers/pages/upload.html`);
     await page.waitForFunction(
       () =>
         (globalThis as UploadPage).blake3Upload !== undefined ||

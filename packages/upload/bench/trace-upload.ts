@@ -9,7 +9,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, firefox } from 'playwright-core';
-import { startFixtureServer } from '../../../e2e/server/fixture-server.ts';
+import { startFixtureServer } from '../../../servers/fixture-server.ts';
 import { LAUNCH_OPTIONS } from '../../../scripts/browser-paths.mjs';
 import { Blake3FileStore, ROOT_HEADER, verifyBlake3 } from '../src/tus-server.ts';
 import { listenTus } from '../test/_tus-server.ts';
@@ -63,7 +63,7 @@ console.log(
 const browser = await { chromium, firefox }[engine].launch(LAUNCH_OPTIONS[engine]);
 try {
   const page = await browser.newPage();
-  await page.goto(`${fixture.url}/e2e/pages/upload.html`);
+  await page.goto(`${fixture.url}/servers/pages/upload.html`);
   await page.waitForFunction(() => 'blake3Upload' in globalThis || 'blake3WebError' in globalThis);
   await page.setInputFiles('#file', filePath);
   // tsx keeps function names with a helper the page does not have.

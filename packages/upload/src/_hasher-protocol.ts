@@ -10,6 +10,9 @@ import type { UploadHasherOpts } from './upload-hasher.js';
  */
 export type HasherState = { offset: number; checkpoint: Checkpoint; confirmed: boolean | undefined };
 
+/** The state after expectCheckpoint, and the offset the input is checked at (undefined: not checked). */
+export type ExpectingState = HasherState & { expecting: number | undefined };
+
 /**
  * What the hashing worker posts once it serves calls: the proof that its script loaded and ran,
  * as opposed to an 'error' event from a script that did not. comlink ignores it (it has no id).
@@ -22,6 +25,12 @@ export interface HasherWorkerApi {
   open(opts: UploadHasherOpts): Promise<HasherState>;
   /** UploadHasher.expect. */
   expect(state: CheckpointState): Promise<HasherState>;
+  /**
+   * Reads `checkpoint` (as stored, unchecked) as one of `upload` in the hasher's mode that covers
+   * less than `size` bytes, and expects its state (UploadHasher.expect) unless the hasher has
+   * already taken more than it covers. A checkpoint refused rejects with its CheckpointError.
+   */
+  expectCheckpoint(checkpoint: unknown, upload: string, size: number): Promise<ExpectingState>;
   /** UploadHasher.write. */
   write(offset: number, bytes: Uint8Array): Promise<HasherState>;
   /** Reads the Blob (a slice of the file) and writes its bytes at `offset`. */

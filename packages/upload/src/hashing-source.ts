@@ -12,7 +12,7 @@
  * without holding a request back.
  * @module
  */
-import { checkpointFor, CheckpointError, readCheckpoint, type CheckpointState } from './checkpoint.js';
+import { checkpointFor, CheckpointError } from './checkpoint.js';
 import type { CheckpointStore } from './checkpoint-store.js';
 import { ReadAhead } from './read-ahead.js';
 import type { WorkerHasher } from './worker-hasher.js';
@@ -68,7 +68,6 @@ export class HashingSource {
   readonly #hasher: WorkerHasher;
   readonly #chunkSize: number;
   readonly #store: CheckpointStore | null;
-  readonly #modeName: string;
   readonly #onDiscard: (event: Blake3TusDiscard) => void;
   readonly #backlog: Promise<unknown>[] = [];
   /** The upload the requests go to (its URL), once known: checkpoints are kept under it. */
@@ -97,7 +96,6 @@ export class HashingSource {
     chunkSize: number,
     store: CheckpointStore | null,
     readInWorker: boolean,
-    modeName: string,
     onDiscard: (event: Blake3TusDiscard) => void,
   ) {
     this.size = file.size;
@@ -106,7 +104,6 @@ export class HashingSource {
     this.#hasher = hasher;
     this.#chunkSize = chunkSize;
     this.#store = store;
-    this.#modeName = modeName;
     this.#onDiscard = onDiscard;
     this.root = new Promise<Uint8Array>((resolve, reject) => {
       this.#resolveRoot = resolve;
@@ -144,16 +141,15 @@ export class HashingSource {
     if (url === this.#url) return true; // a request of this upload retried
     if (length !== undefined && length !== this.size)
       return this.#abandon(url, `the upload at ${url} is ${length} bytes long, this file ${this.size}`);
-    const expected = await this.#savedState(url);
+    const expecting = await this.#expectSaved(url);
     let matches = true;
-    if (expected !== undefined && expected.offset >= this.#hasher.offset) {
-      await this.#hasher.expect(expected);
-      await this.#hashTo(expected.offset);
+    if (expecting !== undefined) {
+      await this.#hashTo(expecting);
       await Promise.all(this.#backlog);
       if (this.#failure !== undefined) throw this.#failure;
       matches = this.#hasher.confirmed === true;
     }
-    if (matches || expected === undefined) {
+    if (matches) {
       // Known as this upload only now: a check cut short is made again when tus retries.
       this.#url = url;
       this.#resumed = true;
@@ -162,7 +158,7 @@ export class HashingSource {
     }
     return this.#abandon(
       url,
-      `the first ${expected.offset} bytes of this file are not those sent to the upload at ${url}: it is another file's`,
+      `the first ${expecting} bytes of this file are not those sent to the upload at ${url}: it is another file's`,
     );
   }
 
@@ -257,18 +253,16 @@ export class HashingSource {
     this.#hasher.close();
   }
 
-  /** The checkpoint saved for `url`, checked; a refused one is deleted and reported. */
-  async #savedState(url: string): Promise<CheckpointState | undefined> {
+  /**
+   * Has the worker check the input against the checkpoint saved for `url` (the worker reads it:
+   * see serve-hasher.ts) and resolves to the offset it is checked at, or undefined when there is
+   * none to check. A refused checkpoint is deleted and reported.
+   */
+  async #expectSaved(url: string): Promise<number | undefined> {
     const saved = await this.#store?.get(url);
     if (saved === undefined) return undefined;
     try {
-      const state = readCheckpoint(saved, url, this.#modeName);
-      if (state.offset >= this.size)
-        throw new CheckpointError(
-          'foreign',
-          `checkpoint refused: it covers ${state.offset} bytes, the file has ${this.size}`,
-        );
-      return state;
+      return await this.#hasher.expectCheckpoint(saved, url, this.size);
     } catch (e) {
       if (!(e instanceof CheckpointError)) throw e;
       await this.#delete(url);

@@ -4,10 +4,11 @@
  * a message port (a MessageChannel, a worker_threads port through comlink's node adapter) works.
  * @module
  */
-import { readOrStall, STALL_MS } from '@blake3-web/worker/_internal';
+import { readOrStall, sendErrorsWhole, STALL_MS } from '@blake3-web/worker/_internal';
 import { expose, type Endpoint } from 'comlink';
 import type { HasherState, HasherWorkerApi } from './_hasher-protocol.js';
 import { describe } from './_assert.js';
+import { CheckpointError, modeName, readCheckpoint } from './checkpoint.js';
 import { UploadHasher } from './upload-hasher.js';
 
 const state = (h: UploadHasher): HasherState => ({
@@ -18,7 +19,10 @@ const state = (h: UploadHasher): HasherState => ({
 
 /** Serves one UploadHasher on `endpoint`; `stallMs` bounds each wait for bytes of the file. */
 export function serveHasher(endpoint: Endpoint, stallMs = STALL_MS): void {
+  // Errors thrown here reach the page as the class they were thrown as, CheckpointError with its reason.
+  sendErrorsWhole();
   let hasher: UploadHasher | undefined;
+  let mode = '';
   const current = (): UploadHasher => {
     if (hasher === undefined) throw new Error('the hasher is not open');
     return hasher;
@@ -35,6 +39,7 @@ export function serveHasher(endpoint: Endpoint, stallMs = STALL_MS): void {
     open: (opts) =>
       inOrder(() => {
         hasher = new UploadHasher(opts);
+        mode = modeName(opts);
         return state(hasher);
       }),
     expect: (expected) =>
@@ -42,6 +47,23 @@ export function serveHasher(endpoint: Endpoint, stallMs = STALL_MS): void {
         const h = current();
         h.expect(expected);
         return state(h);
+      }),
+    // A stored checkpoint is checked here, once, and not on the page: here is the hasher it is
+    // compared with, in the mode it runs in (no copy of the mode on the page can disagree), and
+    // no path can hand it a state that was not checked. Refusals cross with their reason.
+    expectCheckpoint: (checkpoint, upload, size) =>
+      inOrder(() => {
+        const h = current();
+        const expected = readCheckpoint(checkpoint, upload, mode);
+        if (expected.offset >= size)
+          throw new CheckpointError(
+            'foreign',
+            `checkpoint refused: it covers ${expected.offset} bytes, the file has ${size}`,
+          );
+        // A hasher already past the checkpoint's offset cannot check the input against it.
+        if (expected.offset < h.offset) return { ...state(h), expecting: undefined };
+        h.expect(expected);
+        return { ...state(h), expecting: expected.offset };
       }),
     write: (offset, bytes) =>
       inOrder(() => {

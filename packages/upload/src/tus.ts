@@ -28,7 +28,6 @@ import { bytesToHex, type Blake3Opts } from '@blake3-web/core';
 import { Mode } from '@blake3-web/core/hazmat';
 import { describe } from './_assert.js';
 import { startHashWorker } from './_default-worker.js';
-import { modeName } from './checkpoint.js';
 import { indexedDbCheckpointStore, type CheckpointStore } from './checkpoint-store.js';
 import { HashingSource, type Blake3TusDiscard, type TusSlice } from './hashing-source.js';
 import { WorkerHasher, type HasherEndpoint } from './worker-hasher.js';
@@ -133,9 +132,8 @@ function isPowerOfTwo(n: number): boolean {
 /** One adapter per upload: create a new one for each tus Upload. */
 export function blake3Tus(opts: Blake3TusOpts = {}): Blake3Tus {
   if (typeof opts !== 'object' || opts === null) throw new TypeError(`opts must be an object, got ${describe(opts)}`);
-  const resolved = new Mode({ key: opts.key, context: opts.context }); // checks key and context now
-  const name = modeName(resolved);
-  const { dkLen: _, ...mode } = resolved.options;
+  // Checked now (a key and a context together are refused), before any upload starts.
+  const { dkLen: _, ...mode } = new Mode({ key: opts.key, context: opts.context }).options;
   const store =
     opts.checkpoints !== undefined
       ? opts.checkpoints
@@ -166,7 +164,7 @@ export function blake3Tus(opts: Blake3TusOpts = {}): Blake3Tus {
       throw new RangeError(`chunkSize must be a power of two of at least 1024 bytes, got ${chunkSize}`);
     if (source !== undefined) throw new TypeError('this adapter serves one upload: create one per tus Upload');
     const hasher = await WorkerHasher.open(createWorker(), mode);
-    source = new HashingSource(input, hasher, chunkSize, store, readInWorker, name, onDiscard);
+    source = new HashingSource(input, hasher, chunkSize, store, readInWorker, onDiscard);
     source.root.then(resolveRoot, rejectRoot);
     return source;
   }

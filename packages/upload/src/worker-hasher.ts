@@ -15,61 +15,49 @@
  * ```
  * @module
  */
-import { LivenessProbe, WorkerDiedError } from '@blake3-web/worker/_internal';
-import { releaseProxy, transfer, wrap, type Endpoint, type Remote } from 'comlink';
+import { webWorkerPort, WorkerHandle } from '@blake3-web/worker/_internal';
+import { transfer, type Endpoint, type Remote } from 'comlink';
 import { aUint8Array, anumber, describe } from './_assert.js';
 import type { HasherState, HasherWorkerApi } from './_hasher-protocol.js';
-import type { Checkpoint, CheckpointState } from './checkpoint.js';
+import { CheckpointError, type Checkpoint, type CheckpointState } from './checkpoint.js';
 import type { UploadHasherOpts } from './upload-hasher.js';
 
 /** How long a new worker may take to answer its first call (loading and compiling included). */
 const START_MS = 15_000;
 /** How long a worker with calls pending may stay silent before it is probed, and the probe unanswered. */
 const LIVENESS_MS = 10_000;
+const NAME = 'the hashing worker';
 
 /** A Web Worker, a MessagePort, or any comlink endpoint serving serveHasher(). */
 export type HasherEndpoint = Endpoint & { terminate?: () => void; close?: () => void };
 
 export class WorkerHasher {
-  readonly #endpoint: HasherEndpoint;
-  readonly #remote: Remote<HasherWorkerApi>;
-  readonly #pending = new Set<(e: Error) => void>();
-  readonly #onError: (e: Event) => void;
-  readonly #liveness: LivenessProbe;
-  #failed: Error | undefined;
+  readonly #handle: WorkerHandle<HasherWorkerApi, HasherEndpoint>;
   /** The state in the worker's last answer. */
   #state!: HasherState;
   /** The last call sent: the worker answers in order, so when it settles every call has. */
   #last: Promise<unknown> = Promise.resolve();
 
-  private constructor(endpoint: HasherEndpoint, livenessMs: number) {
-    this.#endpoint = endpoint;
-    this.#remote = wrap<HasherWorkerApi>(endpoint);
-    this.#liveness = new LivenessProbe(
+  private constructor(endpoint: HasherEndpoint, startMs: number, livenessMs: number) {
+    this.#handle = new WorkerHandle(endpoint, {
+      adapt: (worker, onDeath) => webWorkerPort(worker, onDeath, NAME),
       livenessMs,
-      () => this.#remote.ping(),
-      (silentMs) => {
-        this.#fail(new WorkerDiedError(`the hashing worker did not answer for ${silentMs} ms`));
-        this.close(); // a worker stuck in a loop must not keep a core busy for nobody
+      name: NAME,
+      // A checkpoint the worker refuses comes back a CheckpointError, with its reason.
+      knownErrors: { CheckpointError },
+      start: {
+        ms: startMs,
+        hint: 'is hash-worker.bundle.js served beside the package, or does createWorker start something else?',
       },
-    );
-    this.#onError = (e: Event) => {
-      e.preventDefault?.();
-      // A worker that did not start at all says why and how to fix it (a WorkerStartError).
-      const { error, message } = e as ErrorEvent;
-      this.#fail(
-        error instanceof Error ? error : new WorkerDiedError(`the hashing worker failed: ${message || e.type}`),
-      );
-    };
-    endpoint.addEventListener('error', this.#onError);
-    endpoint.addEventListener('messageerror', this.#onError);
+    });
   }
 
   /**
    * Opens a hasher served on `endpoint` (resuming from `opts.checkpoint`, checked in the worker).
    * A worker that has not answered within `startMs` (its script never ran: a bundler that left it
-   * out, a server that sends something else, a worker stuck starting) is closed, and this rejects.
-   * Once open, a worker that leaves calls unanswered and then a probe for `livenessMs` fails them.
+   * out, a server that sends something else, a worker stuck starting) is closed, and this rejects
+   * with a WorkerDiedError. Once open, a worker that leaves calls unanswered and then a probe for
+   * `livenessMs` fails them.
    */
   static async open(
     endpoint: HasherEndpoint,
@@ -80,23 +68,12 @@ export class WorkerHasher {
     if (typeof endpoint !== 'object' || endpoint === null || typeof endpoint.postMessage !== 'function') {
       throw new TypeError(`endpoint must be a Worker or a MessagePort, got ${describe(endpoint)}`);
     }
-    const hasher = new WorkerHasher(endpoint, livenessMs);
-    const silent = setTimeout(
-      () =>
-        hasher.#fail(
-          new Error(
-            `the hashing worker did not answer within ${startMs} ms: its script did not start (is hash-worker.bundle.js served beside the package, or does createWorker start something else?)`,
-          ),
-        ),
-      startMs,
-    );
+    const hasher = new WorkerHasher(endpoint, startMs, livenessMs);
     try {
       hasher.#state = await hasher.#call((r) => r.open(opts));
     } catch (e) {
       hasher.close();
       throw e;
-    } finally {
-      clearTimeout(silent);
     }
     return hasher;
   }
@@ -119,6 +96,29 @@ export class WorkerHasher {
   /** UploadHasher.expect in the worker; resolves to the offset taken. */
   expect(state: CheckpointState): Promise<number> {
     return this.#taken(this.#call((r) => r.expect(state)));
+  }
+
+  /**
+   * Checks the input against a stored checkpoint of `upload` (unchecked, as a CheckpointStore
+   * gives it), in the worker: there it is read (readCheckpoint, in the hasher's mode; one that
+   * covers `size` bytes or more is refused too) and its state expected (UploadHasher.expect). A
+   * checkpoint refused rejects with its CheckpointError. Resolves to the offset at which the
+   * input will be checked (see `confirmed`), or undefined when the hasher has already taken more
+   * than the checkpoint covers and cannot check it.
+   */
+  expectCheckpoint(checkpoint: unknown, upload: string, size = Number.MAX_SAFE_INTEGER): Promise<number | undefined> {
+    try {
+      if (typeof upload !== 'string') throw new TypeError(`upload must be a string, got ${describe(upload)}`);
+      anumber(size, 'size');
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    const answer = this.#call((r) => r.expectCheckpoint(checkpoint, upload, size)).then((state) => {
+      this.#state = state;
+      return state.expecting;
+    });
+    this.#last = answer;
+    return answer;
   }
 
   /**
@@ -152,7 +152,8 @@ export class WorkerHasher {
   /** The checkpoint after every write sent so far (it comes with their answers: no message of its own). */
   async checkpoint(): Promise<Checkpoint> {
     await this.#last.catch(() => undefined); // a refused write leaves the state as it was
-    if (this.#failed) throw this.#failed;
+    const stopped = this.#handle.stopped;
+    if (stopped) throw stopped;
     return this.#state.checkpoint;
   }
 
@@ -162,12 +163,7 @@ export class WorkerHasher {
 
   /** Stops the worker; pending calls reject. */
   close(): void {
-    this.#fail(new Error('the hasher was closed'));
-    this.#endpoint.removeEventListener('error', this.#onError);
-    this.#endpoint.removeEventListener('messageerror', this.#onError);
-    this.#remote[releaseProxy]();
-    this.#endpoint.terminate?.();
-    this.#endpoint.close?.();
+    this.#handle.terminate(new Error('the hasher was closed'));
   }
 
   #taken(answer: Promise<HasherState>): Promise<number> {
@@ -180,32 +176,6 @@ export class WorkerHasher {
   }
 
   #call<T>(run: (remote: Remote<HasherWorkerApi>) => Promise<T>): Promise<T> {
-    if (this.#failed) return Promise.reject(this.#failed);
-    return new Promise<T>((resolve, reject) => {
-      this.#pending.add(reject);
-      this.#liveness.watch(true);
-      const settle = () => {
-        this.#liveness.heard();
-        this.#pending.delete(reject);
-        if (this.#pending.size === 0) this.#liveness.watch(false);
-      };
-      run(this.#remote).then(
-        (v) => {
-          settle();
-          resolve(v);
-        },
-        (e: unknown) => {
-          settle();
-          reject(e);
-        },
-      );
-    });
-  }
-
-  #fail(reason: Error): void {
-    this.#failed ??= reason;
-    this.#liveness.watch(false);
-    for (const reject of this.#pending) reject(this.#failed);
-    this.#pending.clear();
+    return this.#handle.call(run);
   }
 }

@@ -203,6 +203,7 @@ for (const readInWorker of [false, true])
       ['a wrong count of chaining values', 'corrupt', (c: Checkpoint) => ({ ...c, cvs: c.cvs.slice(64) })],
       ["another upload's", 'foreign', (c: Checkpoint) => remade(c, `${c.upload}x`, c.mode)],
       ["another mode's", 'foreign', (c: Checkpoint) => remade(c, c.upload, 'derive:other')],
+      ['of another version', 'version', (c: Checkpoint) => ({ ...c, version: 2 }) as unknown as Checkpoint],
     ] as const)
       it(`a saved checkpoint refused (${damage}) is deleted and said so; the upload goes on and ends verified`, async () => {
         const store = memoryStore();

@@ -4,8 +4,9 @@ import { bytesToHex } from '@blake3-web/core';
 import { oracle, Random, testSeed } from '@blake3-web/testkit';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { Worker } from 'node:worker_threads';
 import type { Endpoint } from 'comlink';
-import { serveHasher, WorkerHasher } from '../src/index.ts';
+import { CheckpointError, serveHasher, UploadHasher, WorkerHasher, type Checkpoint } from '../src/index.ts';
 import { inThreadHashers } from './_in-thread.ts';
 
 const { createWorker, closeAll } = inThreadHashers();
@@ -76,7 +77,7 @@ describe('WorkerHasher.open: a worker that never starts', () => {
     const { port1, port2 } = new MessageChannel(); // nothing serves port2: a worker whose script never ran
     const started = performance.now();
     await assert.rejects(WorkerHasher.open(port1, {}, 200), {
-      name: 'Error',
+      name: 'WorkerDiedError',
       message: /the hashing worker did not answer within 200 ms/,
     });
     assert.ok(performance.now() - started < 2000);
@@ -120,9 +121,11 @@ describe('WorkerHasher.read: a read of the file that stalls', () => {
       serveHasher(worker, 100);
       const hasher = await WorkerHasher.open(page);
       await hasher.write(0, new Uint8Array(1024));
-      await assert.rejects(hasher.read(1024, new StalledBlob([new Uint8Array(10)])), {
-        name: 'NotReadableError',
-        message: /reading the file at 1024: the engine delivered nothing for 100 ms/,
+      await assert.rejects(hasher.read(1024, new StalledBlob([new Uint8Array(10)])), (e: unknown) => {
+        assert.ok(e instanceof DOMException, 'a DOMException, as thrown in the worker');
+        assert.equal(e.name, 'NotReadableError');
+        assert.match(e.message, /reading the file at 1024: the engine delivered nothing for 100 ms/);
+        return true;
       });
       assert.equal(await hasher.read(1024, new Blob([new Uint8Array(10)])), 1034, 'the calls after it still run');
       hasher.close();
@@ -179,4 +182,71 @@ describe('WorkerHasher: a worker that stops answering', () => {
       hasher.close();
     },
   );
+});
+
+/** A hasher served on a worker_threads thread, reached through a MessagePort: a real thread boundary. */
+function threadHasher(): MessagePort {
+  const { port1, port2 } = new MessageChannel();
+  const thread = new Worker(new URL('./_hasher-thread.mjs', import.meta.url), {
+    workerData: { port: port2 },
+    transferList: [port2 as never],
+  });
+  after(() => thread.terminate());
+  return port1;
+}
+
+/** What `promise` rejected with, asserted to be an instance of `cls`. */
+async function rejection<T extends Error>(
+  promise: Promise<unknown>,
+  cls: abstract new (...a: never[]) => T,
+): Promise<T> {
+  const e = await promise.then(
+    () => assert.fail('it resolved'),
+    (x: unknown) => x,
+  );
+  assert.ok(e instanceof cls, `${String(e)} is a ${cls.name}`);
+  return e as T;
+}
+
+describe('WorkerHasher: errors thrown in the worker thread keep their class and fields', () => {
+  it('a TypeError and a RangeError arrive as those classes', async () => {
+    const bad = await rejection(WorkerHasher.open(threadHasher(), { key: 'a string' as never }), TypeError);
+    assert.match(bad.message, /key/);
+    const hasher = await WorkerHasher.open(threadHasher());
+    await hasher.write(0, new Uint8Array(1000));
+    const gap = await rejection(hasher.write(2000, new Uint8Array(10)), RangeError);
+    assert.match(gap.message, /offset must be at most 1000.*got 2000/);
+    assert.equal(await hasher.write(1000, new Uint8Array(10)), 1010, 'the calls after it still run');
+    hasher.close();
+    await rejection(hasher.digest(), Error);
+  });
+
+  it('a refused checkpoint arrives as a CheckpointError with its reason, whichever way it was sent', async () => {
+    const made = new UploadHasher({ upload: 'u' });
+    made.write(0, new Uint8Array(5 * 1024));
+    const checkpoint = made.checkpoint();
+    const opened = await rejection(
+      WorkerHasher.open(threadHasher(), { upload: 'u', checkpoint: { ...checkpoint, cvs: 'zz' } as Checkpoint }),
+      CheckpointError,
+    );
+    assert.equal(opened.reason, 'corrupt');
+    assert.equal(opened.name, 'CheckpointError');
+    const hasher = await WorkerHasher.open(threadHasher());
+    const cases: [unknown, string, number, CheckpointError['reason'], RegExp][] = [
+      [{ ...checkpoint, check: '00' }, 'u', 10_000, 'corrupt', /checksum/],
+      [{ ...checkpoint, version: 2 }, 'u', 10_000, 'version', /version 2/],
+      [checkpoint, 'v', 10_000, 'foreign', /belongs to upload "u"/],
+      [checkpoint, 'u', checkpoint.offset, 'foreign', /covers (\d+) bytes, the file has \1$/],
+    ];
+    for (const [value, upload, size, reason, message] of cases) {
+      const e = await rejection(hasher.expectCheckpoint(value, upload, size), CheckpointError);
+      assert.equal(e.reason, reason);
+      assert.match(e.message, message);
+    }
+    assert.ok(checkpoint.offset > 0);
+    assert.equal(await hasher.expectCheckpoint(checkpoint, 'u', 10_000), checkpoint.offset, 'a good one is expected');
+    await hasher.write(0, new Uint8Array(6 * 1024));
+    assert.equal(hasher.confirmed, true);
+    hasher.close();
+  });
 });

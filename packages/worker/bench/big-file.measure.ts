@@ -1,12 +1,12 @@
-/// <reference path="../../../e2e/fixtures/page-globals.d.ts" />
-/// <reference path="../../../e2e/fixtures/worker-globals.d.ts" />
+/// <reference path="../../../servers/pages/page-globals.d.ts" />
+/// <reference path="../../../servers/pages/worker-globals.d.ts" />
 // A real 512 MiB file from disk through <input type=file>, hashed by the pool in Chromium and
 // Firefox (Playwright's setInputFiles): throughput by pool size, and the hash against Node's.
 import { blake3, bytesToHex } from '@blake3-web/core';
 import { createReadStream, existsSync, statSync, writeFileSync } from 'node:fs';
 
-import { fixtureUrl } from '../../../e2e/fixtures/engine-page.ts';
-import { expect, skipWebKit, test } from '../../../e2e/fixtures/test.ts';
+import { fixtureUrl } from '../../../servers/engine-page.ts';
+import { expect, skipWebKit, test } from '../../../servers/engine-test.ts';
 
 const path = '/tmp/blake3-web-512m.bin';
 
@@ -23,7 +23,7 @@ test.describe('big file', () => {
     const hasher = blake3.create();
     for await (const chunk of createReadStream(path, { highWaterMark: 16 * MiB })) hasher.update(chunk as Uint8Array);
     const expected = bytesToHex(hasher.digest());
-    await page.goto(fixtureUrl('/e2e/pages/worker.html'));
+    await page.goto(fixtureUrl('/servers/pages/worker.html'));
     await page.waitForFunction(() => globalThis.blake3WebWorker !== undefined);
     await page.setInputFiles('#file', path);
     const r = await page.evaluate(async () => {

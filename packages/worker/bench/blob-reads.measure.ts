@@ -1,12 +1,12 @@
-/// <reference path="../../../e2e/fixtures/page-globals.d.ts" />
-/// <reference path="../../../e2e/fixtures/worker-globals.d.ts" />
+/// <reference path="../../../servers/pages/page-globals.d.ts" />
+/// <reference path="../../../servers/pages/worker-globals.d.ts" />
 // How fast each engine reads an in-memory Blob (64 MiB, BLOB_MIB=n for another size) by slices
 // of 256 KiB to 16 MiB, on the page and in a worker, one read at a time and four at a time.
 // Decides how big the pool's reads of Blobs should be.
-import { expect, test } from '../../../e2e/fixtures/test.ts';
+import { expect, test } from '../../../servers/engine-test.ts';
 
 test('blob read throughput by slice size', async ({ enginePage }) => {
-  await enginePage.goto(`/e2e/pages/worker.html?mib=${process.env.BLOB_MIB ?? 64}`);
+  await enginePage.goto(`/servers/pages/worker.html?mib=${process.env.BLOB_MIB ?? 64}`);
   await enginePage.waitForFunction(
     () => globalThis.blake3WebWorker !== undefined || globalThis.blake3WebError !== undefined,
   );

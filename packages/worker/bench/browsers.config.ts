@@ -1,4 +1,4 @@
-// Runs bench/*.measure.ts in Chromium, Firefox and WebKit with the e2e fixtures (build first):
+// Runs bench/*.measure.ts in Chromium, Firefox and WebKit with the engine fixtures of servers/ (build first):
 //   node_modules/.bin/playwright test -c packages/worker/bench/browsers.config.ts
 // A measurement, not a test: it prints one JSON line per engine and asserts only that hashes agree.
 import { defineConfig } from '@playwright/test';
@@ -12,7 +12,7 @@ export default defineConfig({
   ...base,
   testDir: fileURLToPath(new URL('.', import.meta.url)),
   testMatch: /\.measure\.ts$/,
-  globalSetup: repo('e2e/setup/global-setup.ts'),
+  globalSetup: repo('servers/global-setup.ts'),
   outputDir: repo('test-results/worker-bench'),
   reporter: 'list',
   timeout: 900_000,

@@ -1,13 +1,13 @@
-/// <reference path="../../../e2e/fixtures/page-globals.d.ts" />
-/// <reference path="../../../e2e/fixtures/worker-globals.d.ts" />
+/// <reference path="../../../servers/pages/page-globals.d.ts" />
+/// <reference path="../../../servers/pages/worker-globals.d.ts" />
 // Pool throughput in each engine on a 64 MiB in-memory Blob: pools of 1, 2 and 4 against one
 // thread reading 16 MiB slices into blake3.create(), and subtree sizes 1-16 MiB on a pool of 2.
 // Rounds interleaved, medians. (Chromium 156 here fails most reads of in-memory Blobs of 128 MiB
 // and more with NotReadableError, pool or not: big-file.measure.ts measures real files.)
-import { expect, test } from '../../../e2e/fixtures/test.ts';
+import { expect, test } from '../../../servers/engine-test.ts';
 
 test('pool throughput', async ({ enginePage }) => {
-  await enginePage.goto('/e2e/pages/worker.html');
+  await enginePage.goto('/servers/pages/worker.html');
   await enginePage.waitForFunction(
     () => globalThis.blake3WebWorker !== undefined || globalThis.blake3WebError !== undefined,
   );

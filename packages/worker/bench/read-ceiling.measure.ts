@@ -1,5 +1,5 @@
-/// <reference path="../../../e2e/fixtures/page-globals.d.ts" />
-/// <reference path="../../../e2e/fixtures/worker-globals.d.ts" />
+/// <reference path="../../../servers/pages/page-globals.d.ts" />
+/// <reference path="../../../servers/pages/worker-globals.d.ts" />
 // The read ceiling against the pool, in one run: workers that only read the pool's task ranges
 // (16 MiB, handed out two per worker as the pool does) with the engine's best reader and the
 // pool's own, then pools of 1-4 hashing the same input, rounds interleaved, medians. Each
@@ -13,10 +13,10 @@
 import { blake3, bytesToHex } from '@blake3-web/core';
 import { createReadStream, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 
-import type { EnginePage } from '../../../e2e/fixtures/engine-page.ts';
-import { fixtureUrl } from '../../../e2e/fixtures/engine-page.ts';
-import { playwrightEnginePage } from '../../../e2e/fixtures/playwright-engine-page.ts';
-import { expect, skipWebKit, test } from '../../../e2e/fixtures/test.ts';
+import type { EnginePage } from '../../../servers/engine-page.ts';
+import { fixtureUrl } from '../../../servers/engine-page.ts';
+import { playwrightEnginePage } from '../../../servers/playwright-engine-page.ts';
+import { expect, skipWebKit, test } from '../../../servers/engine-test.ts';
 
 const MiB = 1024 * 1024;
 const list = (v: string | undefined) => v?.split(',').filter(Boolean);
@@ -339,7 +339,7 @@ function expectedHex(file: string): Promise<string> {
 test.describe('read ceiling', () => {
   test('in-memory Blob', async ({ enginePage }) => {
     test.setTimeout(480_000);
-    await enginePage.goto('/e2e/pages/worker.html');
+    await enginePage.goto('/servers/pages/worker.html');
     await enginePage.waitForFunction(() => globalThis.blake3WebWorker !== undefined);
     const readers = list(process.env.READERS) ?? DEFAULT_READERS[enginePage.engine];
     const { hexes, pageHex } = await measureAll(enginePage, { source: 'blob', mib: blobMib, pools }, readers, 'blob');
@@ -358,7 +358,7 @@ test.describe('read ceiling, File', () => {
       writeFileSync(path, piece);
     }
     const expected = await expectedHex(path);
-    await page.goto(fixtureUrl('/e2e/pages/worker.html'));
+    await page.goto(fixtureUrl('/servers/pages/worker.html'));
     await page.waitForFunction(() => globalThis.blake3WebWorker !== undefined);
     await page.setInputFiles('#file', path);
     const readers = list(process.env.READERS) ?? DEFAULT_READERS[browserName];

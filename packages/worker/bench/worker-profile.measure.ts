@@ -1,5 +1,5 @@
-/// <reference path="../../../e2e/fixtures/page-globals.d.ts" />
-/// <reference path="../../../e2e/fixtures/worker-globals.d.ts" />
+/// <reference path="../../../servers/pages/page-globals.d.ts" />
+/// <reference path="../../../servers/pages/worker-globals.d.ts" />
 // Where one worker's time goes on a 16 MiB task of an in-memory Blob: reading alone (BYOB 1 MiB
 // pieces, or 8 MiB slices where Blob streams are not byte streams), hashing alone (bytes already
 // in memory), the copy into the kernel's memory alone, one message round trip carrying the Blob,
@@ -8,7 +8,7 @@
 //   PROFILE_MIB=16 ROUNDS=7 node_modules/.bin/playwright test -c packages/worker/bench/browsers.config.ts worker-profile
 import { readFileSync } from 'node:fs';
 
-import { test } from '../../../e2e/fixtures/test.ts';
+import { test } from '../../../servers/engine-test.ts';
 
 const mib = Number(process.env.PROFILE_MIB ?? 16);
 const rounds = Number(process.env.ROUNDS ?? 7);
@@ -142,7 +142,7 @@ async function profile({ mib, rounds }: { mib: number; rounds: number }) {
 
 test('one worker, where a 16 MiB task goes', async ({ enginePage }) => {
   test.setTimeout(Number(process.env.TIMEOUT_MS ?? 300_000));
-  await enginePage.goto('/e2e/pages/worker.html');
+  await enginePage.goto('/servers/pages/worker.html');
   await enginePage.waitForFunction(() => globalThis.blake3WebWorker !== undefined);
   const r = await enginePage.evaluate(profile, { mib, rounds });
   const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');

@@ -1,85 +1,135 @@
-// One live worker as the pool sees it: a comlink proxy, the calls waiting on it, and the ways
-// it can die. A worker that dies never answers its pending calls, so every way of noticing a
-// death (what the platform reports, a liveness probe that goes unanswered) ends them all with a
-// WorkerDiedError instead of leaving them to hang.
-import { transfer, wrap, type Remote } from 'comlink';
-import { reviveError, WorkerDiedError } from './_errors.js';
+// One worker as its caller sees it: a comlink proxy, the calls waiting on it, and the ways it can
+// die. A worker that dies never answers its pending calls, so every way of noticing a death (what
+// the platform reports, a liveness probe that goes unanswered, no first answer in time) ends them
+// all instead of leaving them to hang, and every later call fails at once the same way. What a
+// call throws in the worker comes back as the class it was thrown as (_errors.ts). The pool runs
+// its workers on it, and the upload package its hashing worker.
+import { wrap, type Remote } from 'comlink';
+import { reviveError, WorkerDiedError, type KnownErrors } from './_errors.js';
 import { LivenessProbe } from './_liveness.js';
-import type { AdaptWorker, WorkerLike, WorkerPort } from './_platform.js';
-import type { HashTask, WorkerApi } from './protocol.js';
+import type { WorkerPort } from './_platform.js';
 
-export type WorkerHandleOpts = {
-  /** The platform's adapter for its workers. */
-  readonly adaptWorker: AdaptWorker;
+/** What every worker served through a handle answers at once, whenever its event loop is free. */
+export type Pingable = { ping(): unknown };
+
+export type WorkerHandleOpts<W> = {
+  /** Adapts the worker to a WorkerPort that reports its deaths (the platform's, or webWorkerPort). */
+  readonly adapt: (worker: W, onDeath: (reason: WorkerDiedError) => void) => WorkerPort;
   /**
    * How long a worker with calls pending may stay silent before it is probed, and how long a
    * probe may go unanswered before the worker counts as dead (see _liveness.ts).
    */
   readonly livenessMs: number;
-  readonly onDeath: (handle: WorkerHandle, reason: WorkerDiedError) => void;
+  /** What messages call the worker (default 'the worker'). */
+  readonly name?: string;
+  /** The calling package's error classes that calls may throw (see KnownErrors). */
+  readonly knownErrors?: KnownErrors;
+  /**
+   * A worker that has answered nothing this long after it was handed over never started (its
+   * script did not load, or is something else): it is stopped, and `hint` says what to check.
+   * Unset, a worker that never starts is found by the liveness probe of its first call.
+   */
+  readonly start?: { readonly ms: number; readonly hint: string };
+  /** Told once when the worker dies (not when it is terminated). */
+  readonly onDeath?: (reason: WorkerDiedError) => void;
 };
 
-export class WorkerHandle {
+export class WorkerHandle<Api extends Pingable, W = unknown> {
   readonly #port: WorkerPort;
-  readonly #remote: Remote<WorkerApi>;
-  readonly #opts: WorkerHandleOpts;
-  readonly #pending = new Set<(e: Error) => void>();
+  readonly #remote: Remote<Api>;
+  readonly #opts: WorkerHandleOpts<W>;
+  readonly #name: string;
+  readonly #pending = new Set<(e: unknown) => void>();
   readonly #liveness: LivenessProbe;
-  #dead: WorkerDiedError | undefined;
+  #startTimer: ReturnType<typeof setTimeout> | undefined;
+  #stopped: Error | undefined;
 
-  constructor(worker: WorkerLike, opts: WorkerHandleOpts) {
+  constructor(worker: W, opts: WorkerHandleOpts<W>) {
     this.#opts = opts;
-    this.#port = opts.adaptWorker(worker, (reason) => this.#die(reason));
-    this.#remote = wrap<WorkerApi>(this.#port.endpoint);
+    this.#name = opts.name ?? 'the worker';
+    this.#port = opts.adapt(worker, (reason) => this.#die(reason));
+    this.#remote = wrap<Api>(this.#port.endpoint);
     this.#liveness = new LivenessProbe(
       opts.livenessMs,
       () => this.#remote.ping(),
-      (silentMs) => this.#die(new WorkerDiedError(`the worker did not answer for ${silentMs} ms`)),
+      (silentMs) => this.#die(new WorkerDiedError(`${this.#name} did not answer for ${silentMs} ms`)),
     );
+    const { start } = opts;
+    if (start !== undefined) {
+      this.#startTimer = setTimeout(
+        () =>
+          this.#die(
+            new WorkerDiedError(
+              `${this.#name} did not answer within ${start.ms} ms: its script did not start (${start.hint})`,
+            ),
+          ),
+        start.ms,
+      );
+    }
     this.#setBusy(false);
   }
 
-  /** Runs a task; the transfer list moves buffers instead of copying them. */
-  hashRange(task: HashTask, transferList: Transferable[] = []): Promise<Uint8Array> {
-    if (this.#dead) return Promise.reject(this.#dead);
-    return new Promise<Uint8Array>((resolve, reject) => {
+  /** Why the worker stopped (died or was terminated), once it has. */
+  get stopped(): Error | undefined {
+    return this.#stopped;
+  }
+
+  /**
+   * Makes one call on the worker's proxy (`run` may wrap its arguments in comlink's `transfer`).
+   * Settles with the worker's answer, the error the call threw there (revived), or why the worker
+   * stopped.
+   */
+  call<T>(run: (remote: Remote<Api>) => Promise<T>): Promise<T> {
+    if (this.#stopped) return Promise.reject(this.#stopped);
+    return new Promise<T>((resolve, reject) => {
       this.#pending.add(reject);
       this.#setBusy(true);
       const settle = () => {
-        this.#liveness.heard();
+        this.#heard();
         this.#pending.delete(reject);
         if (this.#pending.size === 0) this.#setBusy(false);
       };
-      const message = transferList.length > 0 ? transfer(task, transferList) : task;
-      this.#remote.hashRange(message).then(
-        (cv) => {
+      let answer: Promise<T>;
+      try {
+        answer = run(this.#remote);
+      } catch (e) {
+        answer = Promise.reject(e);
+      }
+      answer.then(
+        (value) => {
           settle();
-          resolve(cv);
+          resolve(value);
         },
         (e: unknown) => {
           settle();
-          reject(reviveError(e));
+          reject(reviveError(e, this.#opts.knownErrors));
         },
       );
     });
   }
 
-  /** Stops the worker; pending calls reject with `reason`. */
-  terminate(reason: Error = new WorkerDiedError('the worker was terminated')): void {
+  /** Stops the worker; pending and later calls reject with `reason`. */
+  terminate(reason: Error = new WorkerDiedError(`${this.#name} was terminated`)): void {
     this.#stop(reason);
+  }
+
+  #heard(): void {
+    this.#liveness.heard();
+    clearTimeout(this.#startTimer);
   }
 
   #die(reason: WorkerDiedError): void {
-    if (this.#dead) return;
+    if (this.#stopped) return;
     this.#stop(reason);
-    this.#opts.onDeath(this, reason);
+    this.#opts.onDeath?.(reason);
   }
 
   #stop(reason: Error): void {
-    if (this.#dead) return;
-    this.#dead = reason instanceof WorkerDiedError ? reason : new WorkerDiedError(reason.message, { cause: reason });
+    if (this.#stopped) return;
+    this.#stopped = reason;
+    clearTimeout(this.#startTimer);
     this.#setBusy(false);
-    // Terminating an already dead worker is harmless; a live one must not keep hashing for nobody.
+    // Terminating an already dead worker is harmless; a live one must not keep working for nobody.
     void Promise.resolve()
       .then(() => this.#port.terminate())
       .catch(() => undefined);
@@ -90,6 +140,6 @@ export class WorkerHandle {
 
   #setBusy(busy: boolean): void {
     this.#port.setBusy(busy);
-    this.#liveness.watch(busy && !this.#dead);
+    this.#liveness.watch(busy && !this.#stopped);
   }
 }

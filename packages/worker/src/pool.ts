@@ -14,6 +14,7 @@
  * @module
  */
 import { blake3 } from '@blake3-web/core';
+import { transfer } from 'comlink';
 import { aFunction, anInteger, describe } from './_assert.js';
 import { WorkerDiedError } from './_errors.js';
 import { hashRange } from './_hash-range.js';
@@ -31,6 +32,7 @@ import {
   type JobOpts,
 } from './hash-job.js';
 import { DEFAULT_SUBTREE_BYTES, isSubtreeSize, planSubtrees, type SubtreeRange } from './plan-subtrees.js';
+import type { WorkerApi } from './protocol.js';
 
 export type { WorkerLike } from './_platform.js';
 export type { HashFileOpts } from './hash-job.js';
@@ -85,7 +87,9 @@ export type PoolInternals = {
 };
 
 /** A worker, started on first use, and the tasks it has in flight. */
-type Slot = { handle: WorkerHandle | undefined; inFlight: number };
+type Slot = { handle: PoolWorker | undefined; inFlight: number };
+
+type PoolWorker = WorkerHandle<WorkerApi, WorkerLike>;
 
 /**
  * The scheduler: a fixed set of worker slots, each taking up to IN_FLIGHT_PER_WORKER tasks;
@@ -211,7 +215,9 @@ class WorkerPool implements Pool {
       const [task, transferList] = await job.makeTask(range, this.#platform.blobTransport, this.#stallMs);
       if (job.settled || this.#terminated) return;
       const handle = (slot.handle ??= this.#spawn(slot));
-      const out = await handle.hashRange(task, transferList);
+      // The transfer list moves buffers instead of copying them.
+      const message = transferList.length > 0 ? transfer(task, transferList) : task;
+      const out = await handle.call((w) => w.hashRange(message));
       job.accept(range, out);
     } catch (e) {
       if (e instanceof WorkerDiedError && !this.#terminated) job.retryOrFail(range, e);
@@ -222,7 +228,7 @@ class WorkerPool implements Pool {
     }
   }
 
-  #spawn(slot: Slot): WorkerHandle {
+  #spawn(slot: Slot): PoolWorker {
     const worker = this.#createWorker();
     if (
       typeof worker !== 'object' ||
@@ -231,14 +237,15 @@ class WorkerPool implements Pool {
     ) {
       throw new TypeError(`createWorker must return a Worker, got ${describe(worker)}`);
     }
-    return new WorkerHandle(worker, {
-      adaptWorker: this.#platform.adaptWorker,
+    const handle: PoolWorker = new WorkerHandle(worker, {
+      adapt: this.#platform.adaptWorker,
       livenessMs: this.#livenessMs,
-      onDeath: (handle) => {
+      onDeath: () => {
         // The dead worker's calls reject on their own; the next task starts a fresh worker.
         if (slot.handle === handle) slot.handle = undefined;
       },
     });
+    return handle;
   }
 }
 

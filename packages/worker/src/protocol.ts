@@ -60,19 +60,3 @@ export interface WorkerApi {
   /** Answers as soon as the worker's event loop is free: the pool's liveness probe. */
   ping(): 'pong';
 }
-
-/**
- * An Error as it crosses from a worker: the fields comlink keeps (name, message, stack) plus the
- * ones that identify system errors in Node, and which constructor to rebuild it with.
- */
-export type WireError = {
-  name: string;
-  message: string;
-  stack?: string;
-  /** 'DOMException' for DOMExceptions (NotReadableError, NotFoundError...), else the Error subclass name. */
-  errorClass: string;
-  code?: string | number;
-  errno?: number;
-  syscall?: string;
-  path?: string;
-};

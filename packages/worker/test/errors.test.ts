@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
-import { reviveError, toWireError } from '../src/_errors.ts';
+import { reviveError, toWireError, type KnownErrors } from '../src/_errors.ts';
 
 /** What the caller sees: comlink's own deserializer assigns the wire fields to a new Error. */
 function acrossComlink(e: Error): unknown {
@@ -60,5 +60,38 @@ describe('errors across the worker boundary', () => {
     const e = new TypeError('local');
     assert.equal(reviveError(e), e);
     assert.equal(reviveError('a string'), 'a string');
+  });
+});
+
+describe("another package's error classes across the boundary", () => {
+  class ShelfError extends Error {
+    override name = 'ShelfError';
+    readonly reason: 'corrupt' | 'foreign';
+    constructor(reason: 'corrupt' | 'foreign', message: string) {
+      super(message);
+      this.reason = reason;
+    }
+  }
+  const acrossTo = (e: Error, known: KnownErrors) => {
+    const wire = toWireError(e);
+    return reviveError(Object.assign(new Error(wire.message), wire), known) as Error;
+  };
+
+  it('come back as the class the caller names, with their own fields', () => {
+    const back = acrossTo(new ShelfError('foreign', 'not this shelf'), { ShelfError });
+    assert.ok(back instanceof ShelfError);
+    assert.equal(back.name, 'ShelfError');
+    assert.equal(back.message, 'not this shelf');
+    assert.equal((back as ShelfError).reason, 'foreign');
+  });
+
+  it('unnamed, keep their name and fields on an Error; fields that are not plain values stay behind', () => {
+    const e = Object.assign(new ShelfError('corrupt', 'torn'), { detail: { deep: true }, size: 3n });
+    const back = acrossTo(e, {}) as Error & Record<string, unknown>;
+    assert.ok(!(back instanceof ShelfError));
+    assert.equal(back.name, 'ShelfError');
+    assert.equal(back.reason, 'corrupt');
+    assert.equal(back.size, 3n);
+    assert.equal('detail' in back, false);
   });
 });

@@ -2,7 +2,7 @@
 // the bytes whose BLAKE3 is <hex> (one `Range: bytes=...` is honoured with a 206),
 // GET /blobs/<hex>.bao their Bao combined encoding, GET /blobs/<hex>.obao their Bao outboard;
 // `?tamper=1` flips one content byte on the way out (of the content and of `.bao`), as a
-// corrupting proxy or disk would. The demo's Vite server and the e2e fixture server both mount it.
+// corrupting proxy or disk would. The demo's Vite server and the fixture server (fixture-server.ts) both mount it.
 import { blake3, bytesToHex } from '@blake3-web/core';
 import { baoEncode } from '@blake3-web/stream';
 import type { IncomingMessage, ServerResponse } from 'node:http';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { repoRoot, startFixtureServer } from '../server/fixture-server.ts';
+import { repoRoot, startFixtureServer } from './fixture-server.ts';
 
 /** Built files the specs load; without them every test would fail with a 404. */
 const REQUIRED = ['packages/core/dist/index.js', 'packages/core/dist/hazmat.js'];

@@ -87,7 +87,7 @@ export function createTusUploads(directory = join(tmpdir(), 'blake3-web-demo-upl
   };
 }
 
-/** /files/ sent on to the tus server at `upstream` (the demo's fleet, `server/fleet.ts`). */
+/** /files/ sent on to the tus server at `upstream` (the demo's fleet, `servers/fleet.ts`). */
 export function proxyTus(upstream: string) {
   const { hostname, port } = new URL(upstream);
   return {

@@ -5,11 +5,11 @@ import type { AddressInfo } from 'node:net';
 import { dirname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { createBlobStore } from '../../demo/server/blob-store.ts';
-import { createTusUploads, UPLOAD_PATH } from '../../demo/server/tus-uploads.ts';
+import { createBlobStore } from './blob-store.ts';
+import { createTusUploads, UPLOAD_PATH } from './tus-uploads.ts';
 import { mimeType } from './mime-types.ts';
 
-export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
  * Requests under this prefix get the cross-origin isolation headers; the rest of the path is the
@@ -18,7 +18,7 @@ export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..'
  */
 export const ISOLATED_PREFIX = '/coi/';
 
-/** Repo paths browsers may load: the built packages and the e2e pages, never sources or secrets. */
+/** Repo paths browsers may load: the built packages and the test pages, never sources or secrets. */
 const SERVED: readonly RegExp[] = [
   /^packages\/[^/]+\/dist\//,
   // comlink's ES module build, for pages that load @blake3-web/worker through an import map.
@@ -26,7 +26,7 @@ const SERVED: readonly RegExp[] = [
   // The upload page's tus client and IndexedDB wrapper, as their packages build them.
   /^packages\/upload\/node_modules\/(tus-js-client|idb-keyval)\/dist\//,
   /^packages\/testkit\/vectors\//,
-  /^e2e\/pages\//,
+  /^servers\/pages\//,
   /^demo\/dist\//,
 ];
 
@@ -83,7 +83,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   }
   const relative = normalize(path).replace(/^\/+/, '');
   if (relative.split(sep).includes('..') || !SERVED.some((re) => re.test(relative))) {
-    return fail(res, 404, `${path} is not served (only built packages and e2e pages are)`);
+    return fail(res, 404, `${path} is not served (only built packages and test pages are)`);
   }
   const file = join(repoRoot, relative);
   const info = await stat(file).catch(() => undefined);

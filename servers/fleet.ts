@@ -9,7 +9,7 @@ import { createServer as createNetServer, connect, type AddressInfo } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureRedis, redisServerPath } from '../../packages/upload/setup/fleet-services.mjs';
+import { ensureRedis, redisServerPath } from '../packages/upload/setup/fleet-services.mjs';
 
 const INSTANCES = 2;
 const here = fileURLToPath(new URL('.', import.meta.url));
