@@ -1,7 +1,8 @@
-/// <reference path="../../e2e/fixtures/stream-globals.d.ts" />
+/// <reference path="../../servers/pages/stream-globals.d.ts" />
 // `pnpm bench:stream:builds DIR`: the stream cases of `bench:stream` for this tree's build and for
 // another checkout's (DIR, built) side by side, in Node, Chromium and Firefox: one round of each
 // build in turn, so both see the same machine; prints a table per engine, writes nothing.
+import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -9,7 +10,7 @@ import * as core from '@blake3-web/core';
 import * as stream from '@blake3-web/stream';
 import { chromium, firefox, type Page } from 'playwright-core';
 
-import { startFixtureServer } from '../../e2e/server/fixture-server.ts';
+import { startFixtureServer } from '../../servers/fixture-server.ts';
 import { LAUNCH_OPTIONS } from '../../scripts/browser-paths.mjs';
 import { median } from './stats.ts';
 import { measureStreams, type StreamBenchResult } from './stream-measure.ts';
@@ -65,17 +66,20 @@ const sections: string[] = [];
   }
   sections.push(table(`Node ${process.versions.node}`, before!, after!));
 }
+// Older checkouts kept the servers and pages under e2e/.
+const servers = existsSync(join(dir, 'servers/fixture-server.ts')) ? 'servers' : 'e2e/server';
+const otherPages = servers === 'servers' ? 'servers/pages' : 'e2e/pages';
 const { startFixtureServer: startOther } = (await import(
-  pathToFileURL(join(dir, 'e2e/server/fixture-server.ts')).href
+  pathToFileURL(join(dir, servers, 'fixture-server.ts')).href
 )) as { startFixtureServer: typeof startFixtureServer };
 for (const engine of ['chromium', 'firefox'] as const) {
-  const servers = [await startFixtureServer(), await startOther()];
+  const running = [await startFixtureServer(), await startOther()];
   const browser = await { chromium, firefox }[engine].launch(LAUNCH_OPTIONS[engine]);
   try {
     const pages: Page[] = [];
-    for (const server of servers) {
+    for (const [i, server] of running.entries()) {
       const page = await browser.newPage();
-      await page.goto(`${server.url}/coi/e2e/pages/stream.html`);
+      await page.goto(`${server.url}/coi/${i === 0 ? 'servers/pages' : otherPages}/stream.html`);
       await page.waitForFunction(() => globalThis.blake3WebStream !== undefined);
       await page.evaluate(() => globalThis.blake3WebStream!.core.ready());
       pages.push(page);
@@ -89,7 +93,7 @@ for (const engine of ['chromium', 'firefox'] as const) {
     sections.push(table(`${engine} ${browser.version()}`, before!, after!));
   } finally {
     await browser.close();
-    for (const s of servers) await s.close();
+    for (const s of running) await s.close();
   }
 }
 console.log(

@@ -6,8 +6,8 @@ import { blake3, bytesToHex } from '@blake3-web/core';
 import { oracle, paint } from '@blake3-web/testkit';
 
 import { startTusd, type Tusd } from '../../go/tusd-blake3/setup/tusd.mjs';
-import type { EnginePage } from '../fixtures/engine-page.ts';
-import { expect, test } from '../fixtures/test.ts';
+import type { EnginePage } from '../../servers/engine-page.ts';
+import { expect, test } from '../../servers/engine-test.ts';
 
 const MiB = 1024 * 1024;
 const FILE = { size: 6 * MiB + 4321, chunkSize: 1 * MiB };
@@ -15,7 +15,7 @@ const [ROOT] = oracle([{ data: paint(FILE.size), length: 32 }]);
 const REFUSAL = /^ERR_BLAKE3_VERIFICATION_FAILED: BLAKE3 verification failed: /;
 
 async function openUploadPage(page: EnginePage): Promise<void> {
-  await page.goto('/e2e/pages/upload.html');
+  await page.goto('/servers/pages/upload.html');
   await page.waitForFunction(() => globalThis.blake3Upload !== undefined || globalThis.blake3WebError !== undefined);
   const error = await page.evaluate(() => globalThis.blake3WebError ?? null);
   if (error !== null) throw new Error(`@blake3-web/upload failed to load in ${page.engine}: ${error}`);
