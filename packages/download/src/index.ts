@@ -2,3 +2,4 @@ export { DownloadError, DownloadQuotaError, type SourceFailure } from './errors.
 export type { DownloadOpts, DownloadProgress, SourceInput, SourceProgress, Strategy } from './download-options.js';
 export type { ContentShape, DownloadStore, GroupRun, StoredContent, StoredDownloadInfo } from './store.js';
 export { memoryStore } from './memory-store.js';
+export { download } from './download.js';
