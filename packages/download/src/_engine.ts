@@ -21,13 +21,18 @@ import type { DownloadStore, GroupRun, StoredContent } from './store.js';
 export type Delivery = {
   /** The store when `opts.store` is absent. */
   defaultStore(): DownloadStore;
-  /** Groups found in the store and checked again, before any is fetched. */
-  stored?(runs: readonly GroupRun[]): void;
+  /**
+   * The download's store is open and holds `runs` (checked again), before any group is fetched;
+   * called again with no runs if the store is reopened (a header that lied about the size).
+   */
+  opened?(info: { runs: readonly GroupRun[]; stored: StoredContent; leaves: LeafHashes; opts: ResolvedOpts }): void;
   /** Verified groups, once stored (`bytes` starts at group `first`). */
   verified?(first: number, bytes: Uint8Array): void;
   /** Whether a range from group `first` may start now; `wake` resolves when that may change. */
   mayStart?(first: number): boolean;
   wake?(): Promise<void>;
+  /** Ends the download as `opts.signal` does (a stream's cancel). */
+  signal?: AbortSignal;
 };
 
 export type Finished = { leaves: LeafHashes; stored: StoredContent; opts: ResolvedOpts };
@@ -52,12 +57,16 @@ async function run(pool: SourcePool, opts: ResolvedOpts, delivery: Delivery | un
   const stop = new AbortController();
   const outer = opts.signal;
   const onAbort = () => stop.abort(outer!.reason);
+  const onCancel = () => stop.abort(delivery!.signal!.reason);
   if (outer?.aborted) throw outer.reason;
+  if (delivery?.signal?.aborted) throw delivery.signal.reason;
   outer?.addEventListener('abort', onAbort, { once: true });
+  delivery?.signal?.addEventListener('abort', onCancel, { once: true });
   const extraFailures: SourceFailure[] = [];
   const failures = () => [...pool.sources.map((s) => s.failure()), ...extraFailures];
   const fail = (why: string) => new DownloadError(opts.rootHex, why, failures());
   const signal = stop.signal;
+  const stopped = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
   const store = opts.store ?? delivery?.defaultStore();
   let stored: StoredContent | undefined;
   try {
@@ -130,7 +139,7 @@ async function run(pool: SourcePool, opts: ResolvedOpts, delivery: Delivery | un
     if (have[tree.groups - 1]) proven = true;
     if (good.length !== stored.recorded.length || good.some((r, i) => r !== stored!.recorded[i]))
       await stored.rewriteRecord(good);
-    delivery?.stored?.(good);
+    delivery?.opened?.({ runs: good, stored, leaves: tree, opts });
     let lastProgress = 0;
     const progress = (final = false) => {
       if (!opts.onProgress) return;
@@ -173,6 +182,7 @@ async function run(pool: SourcePool, opts: ResolvedOpts, delivery: Delivery | un
           const fixed = outboard!.slice();
           writeHeader(fixed, size);
           await stored.writeOutboard(fixed);
+          delivery?.opened?.({ runs: [], stored, leaves: tree, opts });
         }
       }
       await stored!.write(first * tree.groupBytes, bytes);
@@ -249,7 +259,7 @@ async function run(pool: SourcePool, opts: ResolvedOpts, delivery: Delivery | un
             break;
           }
         }
-        const waits: Promise<unknown>[] = [...running];
+        const waits: Promise<unknown>[] = [...running, stopped];
         if (delivery?.wake) waits.push(delivery.wake());
         await Promise.race(waits);
       }
@@ -268,6 +278,7 @@ async function run(pool: SourcePool, opts: ResolvedOpts, delivery: Delivery | un
     throw err;
   } finally {
     outer?.removeEventListener('abort', onAbort);
+    delivery?.signal?.removeEventListener('abort', onCancel);
   }
 }
 

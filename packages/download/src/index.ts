@@ -3,3 +3,5 @@ export type { DownloadOpts, DownloadProgress, SourceInput, SourceProgress, Strat
 export type { ContentShape, DownloadStore, GroupRun, StoredContent, StoredDownloadInfo } from './store.js';
 export { memoryStore } from './memory-store.js';
 export { download } from './download.js';
+export { downloadStream } from './download-stream.js';
+export { createVerifiedFetch, type VerifiedEntry, type VerifiedFetchOpts } from './verified-fetch.js';
