@@ -225,9 +225,12 @@ async function run(pool: SourcePool, opts: ResolvedOpts, delivery: Delivery | un
             failedOn: new Set([...range.failedOn, source]),
             attempts: range.attempts + 1,
           };
-          if (rest.attempts > MAX_STRIKES * pool.sources.length)
-            throw fail(`no source could serve ${describeRange(tree, rest)}`);
-          queue.unshift(rest);
+          // A fault after the range's last group verified (a body too long) leaves nothing to fetch.
+          if (rest.count > 0) {
+            if (rest.attempts > MAX_STRIKES * pool.sources.length)
+              throw fail(`no source could serve ${describeRange(tree, rest)}`);
+            queue.unshift(rest);
+          }
         } finally {
           source.inflight--;
           if (pending.length > 0) await stored!.commit(merge(pending));
