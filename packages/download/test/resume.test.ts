@@ -20,6 +20,14 @@ const dirs: string[] = [];
 after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 const seed = testSeed();
 
+/** The arguments that make this runtime's binary run a TypeScript file. */
+function runScript(file: string): string[] {
+  const versions = process.versions as { deno?: string; bun?: string };
+  if (versions.deno) return ['run', '--allow-all', '--sloppy-imports', file];
+  if (versions.bun) return ['run', file];
+  return ['--import', 'tsx', file];
+}
+
 describe(`resume after SIGKILL (seed ${seed})`, () => {
   for (let round = 0; round < 3; round++) {
     it(`round ${round}: fetches only what the record lacks`, { timeout: 120_000 }, async () => {
@@ -32,7 +40,7 @@ describe(`resume after SIGKILL (seed ${seed})`, () => {
       try {
         const child = spawn(
           process.execPath,
-          ['--import', 'tsx', join(here, '_download-child.ts'), slow.urls[0], root, dir, '65536'],
+          [...runScript(join(here, '_download-child.ts')), slow.urls[0], root, dir, '65536'],
           { stdio: ['ignore', 'pipe', 'inherit'] },
         );
         const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
