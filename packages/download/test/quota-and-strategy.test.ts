@@ -1,0 +1,37 @@
+import { strict as assert } from 'node:assert';
+import { describe, it } from 'node:test';
+import { download, DownloadQuotaError, memoryStore } from '../src/index.ts';
+import { startMirrors } from './_range-server.ts';
+import { bytesOf, fixture } from './_fixture.ts';
+import { assertRecordedIsContent } from './_recorded.ts';
+
+describe('a full store', () => {
+  it('rejects with a DownloadQuotaError and records nothing it could not write', async () => {
+    const { content, root, outboard } = fixture(1_000_000, 40);
+    const mirrors = await startMirrors(content, outboard, [{}]);
+    try {
+      const store = memoryStore({ maxBytes: 400_000 });
+      await assert.rejects(download(mirrors.urls, { root, store, rangeSize: 65536 }), DownloadQuotaError);
+      const [info] = await store.list();
+      assert.ok(info.recordedBytes <= 400_000, `recorded ${info.recordedBytes}`);
+      await assertRecordedIsContent(store, root, content, 4);
+    } finally {
+      await mirrors.close();
+    }
+  });
+});
+
+describe("the 'fastest' strategy", () => {
+  it('gives most ranges to the mirror measured fastest', async () => {
+    const { content, root, outboard } = fixture(3_000_000, 41);
+    const mirrors = await startMirrors(content, outboard, [{ bytesPerSecond: 400_000 }, {}]);
+    try {
+      const blob = await download(mirrors.urls, { root, rangeSize: 65536, concurrency: 2 });
+      assert.deepEqual(await bytesOf(blob), content);
+      const [slow, fast] = mirrors.stats.map((s) => s.contentBytes);
+      assert.ok(fast > 4 * slow, `slow ${slow}, fast ${fast}`);
+    } finally {
+      await mirrors.close();
+    }
+  });
+});
