@@ -45,8 +45,6 @@ const PROGRESS_MS = 50;
 type Range = RangeRequest & { failedOn: Set<Source>; attempts: number };
 
 /** Checks the arguments now (a TypeError or RangeError), and returns the download to run. */
-export function prepare(sources: unknown, opts: unknown): () => Promise<Finished>;
-export function prepare(sources: unknown, opts: unknown, delivery?: Delivery): () => Promise<Finished>;
 export function prepare(sources: unknown, opts: unknown, delivery?: Delivery): () => Promise<Finished> {
   const resolved = resolveOpts(opts);
   const list = resolveSources(sources);

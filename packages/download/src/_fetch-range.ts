@@ -106,11 +106,13 @@ export async function fetchRange(source: Source, range: RangeRequest, ctx: Range
     const wholeLimit = final ? fixed : expected;
     const hand = async (firstGroup: number, bytes: Uint8Array, to: number): Promise<void> => {
       checked = to;
+      guard.pause();
       try {
         await ctx.verified(firstGroup, bytes);
       } catch (err) {
         throw new NotTheSource(err);
       }
+      guard.alive();
     };
     /** Verifies the whole groups that arrived and hands on those that match, up to a mismatch. */
     const verifyArrived = async (): Promise<void> => {

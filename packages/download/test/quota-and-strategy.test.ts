@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
-import { download, DownloadQuotaError, memoryStore } from '../src/index.ts';
+import { download, DownloadQuotaError, memoryStore, type DownloadProgress, type DownloadStore } from '../src/index.ts';
 import { startMirrors } from './_range-server.ts';
 import { bytesOf, fixture } from './_fixture.ts';
 import { assertRecordedIsContent } from './_recorded.ts';
@@ -30,6 +30,41 @@ describe("the 'fastest' strategy", () => {
       assert.deepEqual(await bytesOf(blob), content);
       const [slow, fast] = mirrors.stats.map((s) => s.contentBytes);
       assert.ok(fast > 4 * slow, `slow ${slow}, fast ${fast}`);
+    } finally {
+      await mirrors.close();
+    }
+  });
+});
+
+describe('a slow store', () => {
+  it('does not count its writes against the source as a stall', async () => {
+    const { content, root, outboard } = fixture(400_000, 42);
+    const mirrors = await startMirrors(content, outboard, [{}]);
+    try {
+      const inner = memoryStore();
+      const slow: DownloadStore = {
+        ...inner,
+        async open(r, shape) {
+          const stored = await inner.open(r, shape);
+          return {
+            ...stored,
+            recorded: stored.recorded,
+            async write(offset, bytes) {
+              await new Promise((resolve) => setTimeout(resolve, 150));
+              return stored.write(offset, bytes);
+            },
+          };
+        },
+      };
+      const progress: DownloadProgress[] = [];
+      const blob = await download(mirrors.urls, {
+        root,
+        store: slow,
+        stallTimeout: 100,
+        onProgress: (p) => progress.push(p),
+      });
+      assert.deepEqual(await bytesOf(blob), content);
+      assert.equal(progress[progress.length - 1].sources[0].faults, 0);
     } finally {
       await mirrors.close();
     }
