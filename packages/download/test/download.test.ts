@@ -4,7 +4,7 @@ import { download, DownloadError, memoryStore, type DownloadProgress } from '../
 import { OUTBOARD_FAULTS, RANGE_FAULTS, startMirrors, type RangeFault } from './_range-server.ts';
 import { bytesOf, fixture } from './_fixture.ts';
 
-describe('download', () => {
+describe('download', { timeout: 180_000 }, () => {
   for (const [size, log] of [
     [0, 4],
     [1, 4],

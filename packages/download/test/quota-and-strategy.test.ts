@@ -5,7 +5,7 @@ import { startMirrors } from './_range-server.ts';
 import { bytesOf, fixture } from './_fixture.ts';
 import { assertRecordedIsContent } from './_recorded.ts';
 
-describe('a full store', () => {
+describe('a full store', { timeout: 60_000 }, () => {
   it('rejects with a DownloadQuotaError and records nothing it could not write', async () => {
     const { content, root, outboard } = fixture(1_000_000, 40);
     const mirrors = await startMirrors(content, outboard, [{}]);
@@ -21,7 +21,7 @@ describe('a full store', () => {
   });
 });
 
-describe("the 'fastest' strategy", () => {
+describe("the 'fastest' strategy", { timeout: 60_000 }, () => {
   it('gives most ranges to the mirror measured fastest', async () => {
     const { content, root, outboard } = fixture(3_000_000, 41);
     const mirrors = await startMirrors(content, outboard, [{ bytesPerSecond: 400_000 }, {}]);
@@ -36,7 +36,7 @@ describe("the 'fastest' strategy", () => {
   });
 });
 
-describe('a slow store', () => {
+describe('a slow store', { timeout: 60_000 }, () => {
   it('does not count its writes against the source as a stall', async () => {
     const { content, root, outboard } = fixture(400_000, 42);
     const mirrors = await startMirrors(content, outboard, [{}]);
