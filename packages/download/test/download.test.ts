@@ -199,3 +199,29 @@ describe('download', { timeout: 180_000 }, () => {
     }
   });
 });
+
+describe('an outboard whose header lies within the final group', { timeout: 60_000 }, () => {
+  for (const delta of [-5, 7]) {
+    it(`(${delta > 0 ? '+' : ''}${delta} bytes) gives the true content and blames no source`, async () => {
+      const { content, root, outboard } = fixture(100_000, 50);
+      const lying = outboard.slice();
+      new DataView(lying.buffer).setBigUint64(0, BigInt(content.length + delta), true);
+      const mirrors = await startMirrors(content, lying, [{}]);
+      try {
+        const store = memoryStore();
+        const progress: DownloadProgress[] = [];
+        const blob = await download(mirrors.urls, { root, store, onProgress: (p) => progress.push(p) });
+        assert.deepEqual(await bytesOf(blob), content);
+        assert.equal(progress[progress.length - 1].sources[0].faults, 0);
+        const [info] = await store.list();
+        assert.deepEqual([info.size, info.complete], [content.length, true]);
+        // Stored, the outboard's header is the true size: the next run needs no request.
+        const before = mirrors.stats[0].outboardRequests + mirrors.stats[0].rangeRequests;
+        assert.deepEqual(await bytesOf(await download(mirrors.urls, { root, store })), content);
+        assert.equal(mirrors.stats[0].outboardRequests + mirrors.stats[0].rangeRequests, before);
+      } finally {
+        await mirrors.close();
+      }
+    });
+  }
+});
