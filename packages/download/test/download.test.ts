@@ -74,6 +74,22 @@ describe('download', { timeout: 180_000 }, () => {
     });
   }
 
+  it('takes the bytes alone where Content-Range cannot be read (a cross-origin response that does not expose it)', async () => {
+    for (const size of [1000, 16384, 16385, 500_000]) {
+      const { content, root, outboard } = fixture(size, 60 + size);
+      const mirrors = await startMirrors(content, outboard, [
+        { hideContentRange: true, rangeFault: (n) => (n === 1 ? 'extend' : n === 2 ? 'flip' : undefined) },
+        { hideContentRange: true },
+      ]);
+      try {
+        const blob = await download(mirrors.urls, { root, rangeSize: 65536, strategy: 'in-order' });
+        assert.deepEqual(await bytesOf(blob), content, `size ${size}`);
+      } finally {
+        await mirrors.close();
+      }
+    }
+  });
+
   it('fails with a DownloadError naming what each mirror did when none is honest', async () => {
     const { content, root, outboard } = fixture(200_000, 3);
     const faults: RangeFault[] = ['flip', 'status-500', 'content-range'];
