@@ -1,6 +1,7 @@
 // The import graph's rules, checked by `npm test` (`pnpm check:imports`): no cycles, type-only
 // imports included, and packages import only the layers below them:
-// core <- worker, stream <- workbox (core + stream), cli (core + worker), upload (core + worker + stream); testkit stands alone.
+// core <- worker, stream <- workbox (core + stream), cli (core + worker), upload (core + worker + stream),
+// download (core + stream); testkit stands alone.
 // The benchmarks (bench/, packages/*/bench) take their servers and browser drivers from servers/, never from e2e/.
 /** A package's sources may import, besides themselves, only the packages listed. */
 const layer = (name, allowed) => ({
@@ -27,6 +28,7 @@ module.exports = {
     layer('workbox', ['core', 'stream']),
     layer('cli', ['core', 'worker']),
     layer('upload', ['core', 'worker', 'stream']),
+    layer('download', ['core', 'stream']),
     layer('testkit', []),
     {
       name: 'benchmarks-import-no-e2e',

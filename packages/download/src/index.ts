@@ -1,0 +1,7 @@
+export { DownloadError, DownloadQuotaError, type SourceFailure } from './errors.js';
+export type { DownloadOpts, DownloadProgress, SourceInput, SourceProgress, Strategy } from './download-options.js';
+export type { ContentShape, DownloadStore, GroupRun, StoredContent, StoredDownloadInfo } from './store.js';
+export { memoryStore } from './memory-store.js';
+export { download } from './download.js';
+export { downloadStream } from './download-stream.js';
+export { createVerifiedFetch, type VerifiedEntry, type VerifiedFetchOpts } from './verified-fetch.js';
