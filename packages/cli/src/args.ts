@@ -254,7 +254,7 @@ function longOption(bytes: Uint8Array): { name: string; value?: Uint8Array } {
 
 export const USAGE = 'Usage: b3web [OPTIONS] [FILE]...';
 
-export const HELP = `${USAGE}
+export const HELP: string = `${USAGE}
 
 Arguments:
   [FILE]...  Files to hash, or checkfiles to check. When no file is given,

@@ -2,7 +2,7 @@
 // LF, each line valid UTF-8 or the whole check stops. Memory stays bounded whatever the file holds.
 
 /** Longer than any line that can name a file: a path is under 4096 bytes (PATH_MAX), escaped at most 2x. */
-export const MAX_LINE_BYTES = 64 << 10;
+export const MAX_LINE_BYTES: number = 64 << 10;
 
 /** A line's text without its LF, or the mark of a line too long to name a file (its bytes are dropped). */
 export type CheckFileLine = { text: string } | { tooLong: true };

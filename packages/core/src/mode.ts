@@ -57,12 +57,10 @@ export class Mode {
     return this.#mode.dkLen;
   }
 
-  get [MODE_MARK](): true {
-    return true;
-  }
-
   static {
     resolvedMode = (m) => m.#mode;
+    // On the prototype, as a getter would be, but out of the class's declared shape.
+    Object.defineProperty(Mode.prototype, MODE_MARK, { value: true });
   }
 }
 

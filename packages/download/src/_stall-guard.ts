@@ -7,7 +7,7 @@
 import { SourceFault } from './_sources.js';
 
 export class StallGuard {
-  readonly controller = new AbortController();
+  readonly controller: AbortController = new AbortController();
   readonly #timeout: number;
   readonly #outer: AbortSignal | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;

@@ -21,7 +21,7 @@ export class ReadAhead {
   /** Bytes read from the Blob so far. */
   bytesRead = 0;
 
-  constructor(blob: Blob, stallMs = STALL_MS) {
+  constructor(blob: Blob, stallMs: number = STALL_MS) {
     this.#blob = blob;
     this.#stallMs = stallMs;
   }

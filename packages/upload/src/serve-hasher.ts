@@ -18,7 +18,7 @@ const state = (h: UploadHasher): HasherState => ({
 });
 
 /** Serves one UploadHasher on `endpoint`; `stallMs` bounds each wait for bytes of the file. */
-export function serveHasher(endpoint: Endpoint, stallMs = STALL_MS): void {
+export function serveHasher(endpoint: Endpoint, stallMs: number = STALL_MS): void {
   // Errors thrown here reach the page as the class they were thrown as, CheckpointError with its reason.
   sendErrorsWhole();
   let hasher: UploadHasher | undefined;

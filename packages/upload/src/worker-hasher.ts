@@ -62,8 +62,8 @@ export class WorkerHasher {
   static async open(
     endpoint: HasherEndpoint,
     opts: UploadHasherOpts = {},
-    startMs = START_MS,
-    livenessMs = LIVENESS_MS,
+    startMs: number = START_MS,
+    livenessMs: number = LIVENESS_MS,
   ): Promise<WorkerHasher> {
     if (typeof endpoint !== 'object' || endpoint === null || typeof endpoint.postMessage !== 'function') {
       throw new TypeError(`endpoint must be a Worker or a MessagePort, got ${describe(endpoint)}`);
@@ -106,7 +106,7 @@ export class WorkerHasher {
    * input will be checked (see `confirmed`), or undefined when the hasher has already taken more
    * than the checkpoint covers and cannot check it.
    */
-  expectCheckpoint(checkpoint: unknown, upload: string, size = Number.MAX_SAFE_INTEGER): Promise<number | undefined> {
+  expectCheckpoint(checkpoint: unknown, upload: string, size: number = Number.MAX_SAFE_INTEGER): Promise<number | undefined> {
     try {
       if (typeof upload !== 'string') throw new TypeError(`upload must be a string, got ${describe(upload)}`);
       anumber(size, 'size');

@@ -4,7 +4,7 @@ import { bytesToHex } from '@blake3-web/core';
  * The default of `memoryBytes`: 16 MiB, eight times workbox-build's default precache limit per
  * file (2 MiB), so a site's usual assets stay held while a worker runs.
  */
-export const DEFAULT_MEMORY_BYTES = 16 * 1024 * 1024;
+export const DEFAULT_MEMORY_BYTES: number = 16 * 1024 * 1024;
 
 /**
  * Bodies this worker hashed itself and found to match, by digest, in memory: what a cache hit can

@@ -9,7 +9,7 @@ import { readChunks } from './read-chunks.js';
  * with room to spare, while an endless or oversized body fails long before it can exhaust a
  * service worker; larger content belongs to `verify: 'streaming'` or Bao ranges.
  */
-export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_MAX_BYTES: number = 64 * 1024 * 1024;
 
 /** The body outgrew `maxBytes`: it is not held, so it cannot be checked. */
 export function tooLarge(maxBytes: number, got: string): RangeError {

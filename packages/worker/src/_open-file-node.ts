@@ -16,7 +16,7 @@ export function fileSnapshot(path: string, info: BigIntStats): FileSnapshot {
  * buffer per task (reading 8 MiB subtrees whole cost about 2.7 ms more per task,
  * docs/worker-pool.md).
  */
-export const FILE_PIECE_BYTES = 1024 * 1024;
+export const FILE_PIECE_BYTES: number = 1024 * 1024;
 
 // Read buffers outlive tasks: a worker runs a couple of tasks at a time, each needs one.
 const spareBuffers: Uint8Array[] = [];
@@ -32,7 +32,7 @@ const MAX_SPARE_BUFFERS = 4;
  * 908 against 812 MB/s, though a pool of 1 gave 554 against 654; docs/worker-pool.md), because a
  * worker blocked in one cannot answer the probe and a slow disk got healthy workers declared dead.
  */
-export function fileOpener(stallMs = STALL_MS): OpenFile {
+export function fileOpener(stallMs: number = STALL_MS): OpenFile {
   return async (file) => {
     const { path } = file;
     const guard = <T>(call: Promise<T>, what: string) => readOrStall(call, stallMs, what, 'the file system');

@@ -24,7 +24,7 @@ export type OpenFile = (file: FileSnapshot) => Promise<RangeReader>;
  * 500-600 MB/s in Chromium and WebKit, 4-16 MiB slices at 0.8-1.3 GB/s (docs/worker-pool.md).
  * 8 MiB keeps two tasks in flight per worker under 16 MiB of buffers.
  */
-export const BLOB_PIECE_BYTES = 8 * 1024 * 1024;
+export const BLOB_PIECE_BYTES: number = 8 * 1024 * 1024;
 
 function shortRead(start: number, end: number, got: number): DOMException {
   return new DOMException(
@@ -38,7 +38,7 @@ function shortRead(start: number, end: number, got: number): DOMException {
  * `stallMs`. A File whose file shrank on disk reads short in Firefox (153) instead of failing as
  * Chromium and WebKit do; short bytes must never reach a hash.
  */
-export async function readBlobRange(blob: Blob, start: number, end: number, stallMs = STALL_MS): Promise<Uint8Array> {
+export async function readBlobRange(blob: Blob, start: number, end: number, stallMs: number = STALL_MS): Promise<Uint8Array> {
   const read = blob.slice(start, end).arrayBuffer();
   const bytes = new Uint8Array(await readOrStall(read, stallMs, `reading bytes [${start}, ${end})`));
   if (bytes.length !== end - start) throw shortRead(start, end, bytes.length);
@@ -51,7 +51,7 @@ export async function readBlobRange(blob: Blob, start: number, end: number, stal
  * when hashed, and each read hands over what the engine has, with no round trip per piece
  * (docs/worker-pool.md: read ceilings by reader).
  */
-export const BYOB_PIECE_BYTES = 1024 * 1024;
+export const BYOB_PIECE_BYTES: number = 1024 * 1024;
 
 let byobSupport: boolean | undefined;
 
@@ -91,8 +91,8 @@ export function blobStreamReader(
   blob: Blob,
   start: number,
   end: number,
-  pieceBytes = BYOB_PIECE_BYTES,
-  stallMs = STALL_MS,
+  pieceBytes: number = BYOB_PIECE_BYTES,
+  stallMs: number = STALL_MS,
 ): RangeReader {
   let reader: ReadableStreamBYOBReader | undefined;
   let buffer: ArrayBuffer = new ArrayBuffer(Math.min(pieceBytes, Math.max(1, end - start)));
@@ -135,7 +135,7 @@ export function blobStreamReader(
   };
 }
 
-export function blobReader(blob: Blob, pieceBytes = BLOB_PIECE_BYTES, stallMs = STALL_MS): RangeReader {
+export function blobReader(blob: Blob, pieceBytes: number = BLOB_PIECE_BYTES, stallMs: number = STALL_MS): RangeReader {
   return {
     pieceBytes,
     read: (start, end) => readBlobRange(blob, start, end, stallMs),
@@ -149,7 +149,7 @@ export function blobReader(blob: Blob, pieceBytes = BLOB_PIECE_BYTES, stallMs = 
  * Bytes already in memory are handed over this many at a time: reading them costs nothing, but
  * between pieces the event loop may turn (_event-loop-turns.ts).
  */
-export const BYTES_PIECE_BYTES = 1024 * 1024;
+export const BYTES_PIECE_BYTES: number = 1024 * 1024;
 
 /** Bytes already in memory, which are bytes [offset, offset + bytes.length) of the input. */
 export function bytesReader(bytes: Uint8Array, offset: number): RangeReader {

@@ -2,6 +2,7 @@
 import { createPoolOn, type Pool, type PoolOpts } from './pool.js';
 import { browserPlatform } from './platform-browser.js';
 import { sharedHashFile } from './hash-file.js';
+import type { HashFileOpts } from './hash-job.js';
 
 /** Creates a pool of Web Workers; workers start on first use. See PoolOpts. */
 export function createPool(opts?: PoolOpts): Pool {
@@ -9,4 +10,4 @@ export function createPool(opts?: PoolOpts): Pool {
 }
 
 /** The hash of a Blob or File on a shared pool of default size, created on first use. */
-export const hashFile = sharedHashFile(createPool);
+export const hashFile: (file: Blob | string, opts?: HashFileOpts) => Promise<Uint8Array> = sharedHashFile(createPool);

@@ -2,6 +2,7 @@
 import { createPoolOn, type Pool, type PoolOpts } from './pool.js';
 import { nodePlatform } from './platform-node.js';
 import { sharedHashFile } from './hash-file.js';
+import type { HashFileOpts } from './hash-job.js';
 
 /** Creates a pool of worker_threads workers; workers start on first use. See PoolOpts. */
 export function createPool(opts?: PoolOpts): Pool {
@@ -12,4 +13,4 @@ export function createPool(opts?: PoolOpts): Pool {
  * The hash of a Blob, a File or a file path on a shared pool of default size, created on first
  * use. Idle workers do not keep the process alive.
  */
-export const hashFile = sharedHashFile(createPool);
+export const hashFile: (file: Blob | string, opts?: HashFileOpts) => Promise<Uint8Array> = sharedHashFile(createPool);

@@ -15,13 +15,13 @@ import { leftSubtreeLen } from '@blake3-web/core/hazmat';
  * of an 8 MiB one; memory does not grow with it, as tasks are read in pieces (_range-readers.ts).
  * Larger subtrees would make progress, abort and the last tasks' load balance coarser.
  */
-export const DEFAULT_SUBTREE_BYTES = 16 * 1024 * 1024;
+export const DEFAULT_SUBTREE_BYTES: number = 16 * 1024 * 1024;
 
 /**
  * The smallest subtree the planner shrinks to when splitting a mid-sized input across workers.
  * Below it the per-task cost starts to show (see docs/worker-pool.md).
  */
-export const MIN_SPLIT_SUBTREE_BYTES = 1024 * 1024;
+export const MIN_SPLIT_SUBTREE_BYTES: number = 1024 * 1024;
 
 /** Tasks each worker should get, at least, before subtrees shrink: two keep a worker busy while the next read is under way. */
 const MIN_TASKS_PER_WORKER = 2;

@@ -74,7 +74,7 @@ export const IN_FLIGHT_PER_WORKER = 2;
  * as much as hashing this many bytes (docs/worker-pool.md), and the calling thread is blocked for
  * well under a millisecond.
  */
-export const INLINE_MAX_BYTES = 64 * 1024;
+export const INLINE_MAX_BYTES: number = 64 * 1024;
 
 /** Default for the liveness probe (see WorkerHandleOpts.livenessMs). */
 const DEFAULT_LIVENESS_MS = 10_000;

@@ -10,9 +10,9 @@ export { CHUNK_LEN };
 /** The little-endian u64 content length that starts every encoding and slice. */
 export const HEADER_LEN = 8;
 /** A parent node: the left child's chaining value, then the right child's. */
-export const PARENT_LEN = BLOCK_LEN;
+export const PARENT_LEN: number = BLOCK_LEN;
 /** Chaining values and Bao hashes. */
-export const CV_LEN = OUT_LEN;
+export const CV_LEN: number = OUT_LEN;
 
 /** Bytes in one leaf: a chunk, or a group of 2^chunkGroupLog chunks. */
 export function leafLen(chunkGroupLog: number): number {
