@@ -18,3 +18,4 @@ export {
   writeHeader,
 } from './bao/tree-shape.js';
 export { rootHash, treeLevels, writePreOrder } from './bao/_tree-levels.js';
+export { concatBytes } from './bao/_concat.js';

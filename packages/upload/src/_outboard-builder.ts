@@ -11,7 +11,7 @@
  * leaves): fine for a stream in a page, not for uploads a server keeps for days.
  * @module
  */
-import { HEADER_LEN, writeHeader } from '@blake3-web/stream/_internal';
+import { concatBytes, HEADER_LEN, writeHeader } from '@blake3-web/stream/_internal';
 import { open, rename, rm } from 'node:fs/promises';
 import { blake3, CHUNK_LEN, OUT_LEN as CV_LEN } from '@blake3-web/core';
 import {
@@ -108,7 +108,7 @@ export class OutboardBuilder {
   /** Appends the parents made so far to the file, after the appends before. */
   async flush(): Promise<void> {
     if (this.#queuedBytes > 0) {
-      const parents = this.#queued.length === 1 ? this.#queued[0] : concat(this.#queued, this.#queuedBytes);
+      const parents = this.#queued.length === 1 ? this.#queued[0] : concatBytes(this.#queued, this.#queuedBytes);
       const at = this.#flushed;
       this.#queued = [];
       this.#queuedBytes = 0;
@@ -152,7 +152,7 @@ export class OutboardBuilder {
     if (this.#leaves === 0) return blake3(this.#leaf.subarray(0, this.#leafFill));
     let right = hashSubtrees(this.#leaf.subarray(0, this.#leafFill), this.#leaves * this.#leafBytes, this.#leafBytes);
     for (let i = this.#stack.length - 1; i > 0; i--)
-      right = mergeManySubtreesNonRoot(concat([this.#stack[i].cv, right], PARENT_LEN));
+      right = mergeManySubtreesNonRoot(concatBytes([this.#stack[i].cv, right], PARENT_LEN));
     return mergeSubtreesRoot(this.#stack[0].cv, right);
   }
 
@@ -169,7 +169,7 @@ export class OutboardBuilder {
       // follows both its subtrees, so the file stays in post-order; the last one is the root.
       let right = hashSubtrees(this.#leaf.subarray(0, this.#leafFill), this.#leaves * this.#leafBytes, this.#leafBytes);
       for (let i = this.#stack.length - 1; i >= 0; i--) {
-        const node = concat([this.#stack[i].cv, right], PARENT_LEN);
+        const node = concatBytes([this.#stack[i].cv, right], PARENT_LEN);
         this.#queue(node);
         if (i > 0) right = mergeManySubtreesNonRoot(node);
       }
@@ -227,7 +227,7 @@ export class OutboardBuilder {
     for (let level = 0; ; level++) {
       if (start % 2 === 1) {
         // The stack's top is this level's subtree just left of the run: its left sibling.
-        run = concat([this.#stack.pop()!.cv, run], run.length + CV_LEN);
+        run = concatBytes([this.#stack.pop()!.cv, run], run.length + CV_LEN);
         start -= 1;
       }
       const pairs = Math.floor(run.length / PARENT_LEN);
@@ -317,14 +317,4 @@ function reorder(post: Uint8Array, n: number, first: number, out: Uint8Array, at
 /** The left subtree's leaves in a tree of `n` >= 2 leaves: BLAKE3's split, in whole leaves. */
 function leftLeaves(n: number): number {
   return leftSubtreeLen(n * CHUNK_LEN) / CHUNK_LEN;
-}
-
-function concat(parts: readonly Uint8Array[], length: number): Uint8Array {
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }
