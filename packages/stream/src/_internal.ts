@@ -1,9 +1,20 @@
 /**
  * The verification rules that other @blake3-web packages apply too, so that each rule has one
- * home: the expected-digest parser and its 16-byte minimum, the constant-time comparison, and the
- * Bao length header. Reached through the `@blake3-web/stream/_internal` subpath, which is
+ * home: the expected-digest parser and its 16-byte minimum, the constant-time comparison, the
+ * Bao length header, and the shape of a Bao tree with the merge of its leaves' chaining values. Reached through the `@blake3-web/stream/_internal` subpath, which is
  * internal: not part of the documented API, not covered by semver.
  * @module
  */
 export { MIN_DIGEST_BYTES, digestMismatch, digestsEqual, expectedDigest } from './_digest.js';
-export { HEADER_LEN, readLengthHeader, writeHeader } from './bao/tree-shape.js';
+export {
+  CV_LEN,
+  HEADER_LEN,
+  leafCount,
+  leafLen,
+  outboardSubtreeLen,
+  PARENT_LEN,
+  preOrder,
+  readLengthHeader,
+  writeHeader,
+} from './bao/tree-shape.js';
+export { rootHash, treeLevels, writePreOrder } from './bao/_tree-levels.js';

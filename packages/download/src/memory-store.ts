@@ -1,0 +1,86 @@
+/**
+ * A store in memory: what `download()` uses without `store`. Nothing survives the page or the
+ * process, so nothing resumes; the bytes are held once, in the Blob's parts.
+ * @module
+ */
+import { DownloadQuotaError } from './errors.js';
+import type { ContentShape, DownloadStore, GroupRun, StoredContent, StoredDownloadInfo } from './store.js';
+
+type Entry = {
+  shape: ContentShape;
+  parts: Map<number, Uint8Array<ArrayBuffer>>;
+  record: GroupRun[];
+  outboard?: Uint8Array;
+};
+
+/** A store that keeps downloads in this realm's memory, at most `maxBytes` of content in all. */
+export function memoryStore(opts: { maxBytes?: number } = {}): DownloadStore {
+  const maxBytes = opts.maxBytes ?? Number.MAX_SAFE_INTEGER;
+  const entries = new Map<string, Entry>();
+  const held = (): number => {
+    let n = 0;
+    for (const e of entries.values()) for (const p of e.parts.values()) n += p.length;
+    return n;
+  };
+  return {
+    async open(root: string, shape: ContentShape): Promise<StoredContent> {
+      let entry = entries.get(root);
+      if (!entry || entry.shape.size !== shape.size || entry.shape.chunkGroupLog !== shape.chunkGroupLog) {
+        entry = { shape: { size: shape.size, chunkGroupLog: shape.chunkGroupLog }, parts: new Map(), record: [] };
+        entries.set(root, entry);
+      }
+      const e = entry;
+      return {
+        recorded: e.record.slice(),
+        readOutboard: async () => e.outboard,
+        writeOutboard: async (outboard) => {
+          e.outboard = outboard.slice();
+        },
+        async write(offset, bytes) {
+          if (held() + bytes.length > maxBytes)
+            throw new DownloadQuotaError(`the memory store holds at most ${maxBytes} bytes`);
+          e.parts.set(offset, bytes.slice());
+        },
+        async commit(runs) {
+          e.record.push(...runs);
+        },
+        async rewriteRecord(runs) {
+          e.record = runs.slice();
+        },
+        async read(offset, length) {
+          return readParts(e.parts, offset, length);
+        },
+        async blob() {
+          // Each group is written once, so the parts in offset order are the content.
+          return new Blob([...e.parts].sort((a, b) => a[0] - b[0]).map(([, part]) => part));
+        },
+        async close() {},
+      };
+    },
+    async list(): Promise<StoredDownloadInfo[]> {
+      return [...entries].map(([root, e]) => info(root, e));
+    },
+    async remove(root: string): Promise<boolean> {
+      return entries.delete(root);
+    },
+  };
+}
+
+function info(root: string, e: Entry): StoredDownloadInfo {
+  const leaf = 1024 * 2 ** e.shape.chunkGroupLog;
+  let recordedBytes = 0;
+  for (const run of e.record)
+    recordedBytes += Math.min(e.shape.size, (run.first + run.count) * leaf) - run.first * leaf;
+  return { root, ...e.shape, recordedBytes, complete: recordedBytes >= e.shape.size };
+}
+
+/** Bytes [offset, offset + length) from parts keyed by their offset (written in whole groups). */
+function readParts(parts: Map<number, Uint8Array>, offset: number, length: number): Uint8Array {
+  const out = new Uint8Array(length);
+  for (const [at, part] of parts) {
+    const from = Math.max(at, offset);
+    const to = Math.min(at + part.length, offset + length);
+    if (from < to) out.set(part.subarray(from - at, to - at), from - offset);
+  }
+  return out;
+}
