@@ -64,6 +64,9 @@ export class LeafHashes {
         `the outboard claims ${size} content bytes, which needs ${outboardBytes} outboard bytes; it has ${outboard.length}`,
       );
     const count = leafCount(size, groupBytes);
+    // One group hashes to the root itself, checked when it arrives; no content can be checked now.
+    if (size === 0 && !digestsEqual(blake3(new Uint8Array(0)), root))
+      throw new OutboardMismatch('the outboard claims the content is empty, which is not what the root is the hash of');
     if (count === 1) return new LeafHashes(root, size, groupBytes, new Uint8Array(0));
     const cvs = new Uint8Array(CV_LEN * count);
     // Pre-order: each node's value sits in the parent met last with a slot still free, the
@@ -93,6 +96,26 @@ export class LeafHashes {
       if (canonical[i] !== outboard[i])
         throw new OutboardMismatch(`the outboard's parent at byte ${i} is not the one its leaves make`);
     return new LeafHashes(root, size, groupBytes, cvs);
+  }
+
+  /**
+   * Whether `bytes` are the final group, whatever length the header claimed for it (the leaf
+   * count, which the root proves, bounds it to 1..groupBytes): a header may lie about the size
+   * within the final group, and an honest source must not be blamed for it.
+   */
+  verifyFinal(bytes: Uint8Array): boolean {
+    if (bytes.length === 0 || bytes.length > this.groupBytes) return false;
+    if (this.groups === 1) return digestsEqual(blake3(bytes), this.#root);
+    const first = this.groups - 1;
+    const got = hashSubtrees(bytes, first * this.groupBytes, this.groupBytes);
+    return digestsEqual(got, this.#cvs.subarray(first * CV_LEN));
+  }
+
+  /** The same tree with the size the final group proved (see `verifyFinal`). */
+  withSize(size: number): LeafHashes {
+    if (leafCount(size, this.groupBytes) !== this.groups || size === 0)
+      throw new RangeError(`a size of ${size} bytes is not a tree of ${this.groups} groups`);
+    return new LeafHashes(this.#root, size, this.groupBytes, this.#cvs);
   }
 
   /** Content bytes [start, end) of group `index`. */

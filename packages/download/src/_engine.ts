@@ -1,0 +1,354 @@
+/**
+ * One download, end to end: the outboard (kept in the store, given, or fetched from the sources
+ * in turn until one proves the root), the groups the store holds (checked again), the final
+ * group (which proves the size to the byte), then the missing groups as ranges, `concurrency` at
+ * a time, each to the source the strategy picks. A range that fails part way keeps the groups
+ * that verified and goes back to the queue for another source. Every request is bounded by the
+ * stall timeout and every source by its faults, so the download ends: with every group stored,
+ * or with an error.
+ * @module
+ */
+import { writeHeader } from '@blake3-web/stream/_internal';
+import { resolveOpts, resolveSources, type DownloadProgress, type ResolvedOpts } from './download-options.js';
+import { DownloadError, type SourceFailure } from './errors.js';
+import { fetchOutboard } from './_fetch-outboard.js';
+import { fetchRange, NotTheSource, type RangeRequest } from './_fetch-range.js';
+import { LeafHashes, OutboardMismatch } from './_leaf-hashes.js';
+import { MAX_STRIKES, SourceFault, SourcePool, type Source } from './_sources.js';
+import type { DownloadStore, GroupRun, StoredContent } from './store.js';
+
+/** Where verified bytes go besides the store, and how far ahead ranges may start. */
+export type Delivery = {
+  /** The store when `opts.store` is absent. */
+  defaultStore(): DownloadStore;
+  /**
+   * The download's store is open and holds `runs` (checked again), before any group is fetched;
+   * called again with no runs if the store is reopened (a header that lied about the size).
+   */
+  opened?(info: { runs: readonly GroupRun[]; stored: StoredContent; leaves: LeafHashes; opts: ResolvedOpts }): void;
+  /** Verified groups, once stored (`bytes` starts at group `first`). */
+  verified?(first: number, bytes: Uint8Array): void;
+  /** Whether a range from group `first` may start now; `wake` resolves when that may change. */
+  mayStart?(first: number): boolean;
+  wake?(): Promise<void>;
+  /** Ends the download as `opts.signal` does (a stream's cancel). */
+  signal?: AbortSignal;
+};
+
+export type Finished = { leaves: LeafHashes; stored: StoredContent; opts: ResolvedOpts };
+
+/** Bytes read back at a time when stored groups are checked again. */
+const RECHECK_BYTES = 4 << 20;
+/** Least time between two progress reports. */
+const PROGRESS_MS = 50;
+
+type Range = RangeRequest & { failedOn: Set<Source>; attempts: number };
+
+/** Checks the arguments now (a TypeError or RangeError), and returns the download to run. */
+export function prepare(sources: unknown, opts: unknown): () => Promise<Finished>;
+export function prepare(sources: unknown, opts: unknown, delivery?: Delivery): () => Promise<Finished>;
+export function prepare(sources: unknown, opts: unknown, delivery?: Delivery): () => Promise<Finished> {
+  const resolved = resolveOpts(opts);
+  const list = resolveSources(sources);
+  return () => run(new SourcePool(list, resolved.strategy), resolved, delivery);
+}
+
+async function run(pool: SourcePool, opts: ResolvedOpts, delivery: Delivery | undefined): Promise<Finished> {
+  const stop = new AbortController();
+  const outer = opts.signal;
+  const onAbort = () => stop.abort(outer!.reason);
+  const onCancel = () => stop.abort(delivery!.signal!.reason);
+  if (outer?.aborted) throw outer.reason;
+  if (delivery?.signal?.aborted) throw delivery.signal.reason;
+  outer?.addEventListener('abort', onAbort, { once: true });
+  delivery?.signal?.addEventListener('abort', onCancel, { once: true });
+  const extraFailures: SourceFailure[] = [];
+  const failures = () => [...pool.sources.map((s) => s.failure()), ...extraFailures];
+  const fail = (why: string) => new DownloadError(opts.rootHex, why, failures());
+  const signal = stop.signal;
+  const stopped = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+  const store = opts.store ?? delivery?.defaultStore();
+  let stored: StoredContent | undefined;
+  try {
+    // The outboard: kept from before, given, or fetched.
+    let leaves: LeafHashes | undefined;
+    let outboard: Uint8Array | undefined;
+    if (opts.outboard instanceof Uint8Array) {
+      try {
+        leaves = LeafHashes.fromOutboard(opts.outboard, opts.root, opts.groupBytes);
+        outboard = opts.outboard;
+      } catch (err) {
+        if (err instanceof OutboardMismatch) throw new DownloadError(opts.rootHex, `opts.outboard: ${err.message}`, []);
+        throw err;
+      }
+    }
+    if (!leaves && store) {
+      const known = (await store.list()).find((d) => d.root === opts.rootHex && d.chunkGroupLog === opts.chunkGroupLog);
+      if (known) {
+        const opened = await store.open(opts.rootHex, known);
+        const kept = await opened.readOutboard();
+        try {
+          if (kept) {
+            leaves = LeafHashes.fromOutboard(kept, opts.root, opts.groupBytes);
+            outboard = kept;
+            stored = opened;
+          }
+        } catch (err) {
+          if (!(err instanceof OutboardMismatch)) throw err;
+        }
+        if (!stored) await opened.close();
+      }
+    }
+    if (!leaves) {
+      const ctx = { ...opts, signal };
+      const urls: { url: string; source?: Source }[] =
+        typeof opts.outboard === 'string'
+          ? [{ url: opts.outboard }]
+          : pool.sources.map((s) => ({ url: s.outboardUrl, source: s }));
+      for (const { url, source } of urls) {
+        try {
+          ({ leaves, outboard } = await fetchOutboard(url, ctx));
+          break;
+        } catch (err) {
+          if (err instanceof NotTheSource) throw err.error;
+          if (!(err instanceof SourceFault)) throw err;
+          // A bad outboard is a strike, not a drop: the source's content may still be right.
+          if (source) pool.fault(source, new SourceFault(err.message, false));
+          else extraFailures.push({ url, faults: [err.message], dropped: true });
+        }
+      }
+      if (!leaves) throw fail('no outboard proves the root');
+    }
+    let tree: LeafHashes = leaves;
+    let proven = false;
+    const open = async (size: number): Promise<StoredContent> => {
+      const s = await store!.open(opts.rootHex, { size, chunkGroupLog: opts.chunkGroupLog });
+      if (!(await s.readOutboard())) {
+        const bytes = outboard!.slice();
+        writeHeader(bytes, size);
+        await s.writeOutboard(bytes);
+      }
+      return s;
+    };
+    stored ??= await open(tree.size);
+    // The groups stored before: checked again against the tree before anything counts on them.
+    const have = new Uint8Array(tree.groups);
+    let verifiedBytes = 0;
+    const good = await recheck(stored, tree, have);
+    for (const run of good) for (let g = run.first; g < run.first + run.count; g++) verifiedBytes += groupLen(tree, g);
+    if (have[tree.groups - 1]) proven = true;
+    if (good.length !== stored.recorded.length || good.some((r, i) => r !== stored!.recorded[i]))
+      await stored.rewriteRecord(good);
+    delivery?.opened?.({ runs: good, stored, leaves: tree, opts });
+    let lastProgress = 0;
+    const progress = (final = false) => {
+      if (!opts.onProgress) return;
+      const now = Date.now();
+      if (!final && now - lastProgress < PROGRESS_MS) return;
+      lastProgress = now;
+      const p: DownloadProgress = {
+        verifiedBytes,
+        totalBytes: tree.size,
+        sources: pool.sources.map((s) => s.progress()),
+      };
+      opts.onProgress(p);
+    };
+    if (tree.size === 0) {
+      if (!have[0]) {
+        await stored.commit([{ first: 0, count: 1 }]);
+        delivery?.verified?.(0, new Uint8Array(0));
+      }
+      progress(true);
+      return { leaves: tree, stored, opts };
+    }
+
+    /** Groups verified by the request in flight, to be recorded when it ends. */
+    const onVerified = (source: Source, pending: GroupRun[]) => async (first: number, bytes: Uint8Array) => {
+      const count = Math.max(1, Math.ceil(bytes.length / tree.groupBytes));
+      if (first + count === tree.groups && !proven) {
+        proven = true;
+        const size = first * tree.groupBytes + bytes.length;
+        if (size !== tree.size) {
+          // The header lied about the final group's length (the root fixes only the group
+          // count): the store is reopened with the size the final group proved.
+          extraFailures.push({
+            url: 'outboard',
+            faults: [`claimed ${tree.size} bytes; the final group proves ${size}`],
+            dropped: false,
+          });
+          tree = tree.withSize(size);
+          await stored!.close();
+          stored = await open(size);
+          const fixed = outboard!.slice();
+          writeHeader(fixed, size);
+          await stored.writeOutboard(fixed);
+          delivery?.opened?.({ runs: [], stored, leaves: tree, opts });
+        }
+      }
+      await stored!.write(first * tree.groupBytes, bytes);
+      pending.push({ first, count });
+      for (let g = first; g < first + count; g++) have[g] = 1;
+      verifiedBytes += bytes.length;
+      source.verifiedBytes += bytes.length;
+      delivery?.verified?.(first, bytes);
+      progress();
+    };
+
+    const ctxFor = (source: Source, pending: GroupRun[]) => ({
+      leaves: tree,
+      fetch: opts.fetch,
+      headers: opts.headers,
+      stallTimeout: opts.stallTimeout,
+      signal,
+      verified: onVerified(source, pending),
+    });
+
+    const runRanges = async (queue: Range[]): Promise<void> => {
+      const running = new Set<Promise<void>>();
+      let fatal: { error: unknown } | undefined;
+      const runOne = async (range: Range, source: Source): Promise<void> => {
+        source.inflight++;
+        const started = Date.now();
+        const pending: GroupRun[] = [];
+        try {
+          await fetchRange(source, range, { ...ctxFor(source, pending), leaves: tree });
+          source.measured(range.count * tree.groupBytes, Date.now() - started);
+          if (source.strikes > 0) source.strikes--;
+        } catch (err) {
+          if (err instanceof NotTheSource) throw err.error;
+          if (!(err instanceof SourceFault)) throw err;
+          pool.fault(source, err);
+          const done = pending.reduce((n, r) => n + r.count, 0);
+          const rest: Range = {
+            first: range.first + done,
+            count: range.count - done,
+            failedOn: new Set([...range.failedOn, source]),
+            attempts: range.attempts + 1,
+          };
+          // A fault after the range's last group verified (a body too long) leaves nothing to fetch.
+          if (rest.count > 0) {
+            if (rest.attempts > MAX_STRIKES * pool.sources.length)
+              throw fail(`no source could serve ${describeRange(tree, rest)}`);
+            queue.unshift(rest);
+          }
+        } finally {
+          source.inflight--;
+          if (pending.length > 0) await stored!.commit(merge(pending));
+        }
+      };
+      for (;;) {
+        if (fatal) break;
+        if (signal.aborted) {
+          fatal = { error: signal.reason };
+          break;
+        }
+        while (!fatal && running.size < opts.concurrency && queue.length > 0) {
+          if (delivery?.mayStart && !delivery.mayStart(queue[0].first)) break;
+          const source = pool.pick(queue[0].failedOn);
+          if (!source) break;
+          const range = queue.shift()!;
+          const task: Promise<void> = runOne(range, source)
+            .catch((error: unknown) => {
+              fatal ??= { error };
+              stop.abort(error);
+            })
+            .finally(() => running.delete(task));
+          running.add(task);
+        }
+        if (running.size === 0) {
+          if (fatal || queue.length === 0) break;
+          if (pool.live.length === 0) {
+            fatal = { error: fail(`every source was dropped; ${describeRange(tree, queue[0])} and more are missing`) };
+            break;
+          }
+        }
+        const waits: Promise<unknown>[] = [...running, stopped];
+        if (delivery?.wake) waits.push(delivery.wake());
+        await Promise.race(waits);
+      }
+      await Promise.allSettled([...running]);
+      if (fatal) throw fatal.error;
+    };
+
+    if (!proven) await runRanges([{ first: tree.groups - 1, count: 1, failedOn: new Set(), attempts: 0 }]);
+    progress(true);
+    await runRanges(plan(have, tree.groups - 1, opts.rangeSize / tree.groupBytes));
+    progress(true);
+    if (have.some((b) => b === 0)) throw fail('groups are missing after every range ended');
+    return { leaves: tree, stored, opts };
+  } catch (err) {
+    await stored?.close().catch(() => {});
+    throw err;
+  } finally {
+    outer?.removeEventListener('abort', onAbort);
+    delivery?.signal?.removeEventListener('abort', onCancel);
+  }
+}
+
+/** The missing groups before `end`, as ranges of at most `perRange` groups, in order. */
+function plan(have: Uint8Array, end: number, perRange: number): Range[] {
+  const ranges: Range[] = [];
+  for (let g = 0; g < end;) {
+    if (have[g]) {
+      g++;
+      continue;
+    }
+    let n = 0;
+    while (g + n < end && !have[g + n] && n < perRange) n++;
+    ranges.push({ first: g, count: n, failedOn: new Set(), attempts: 0 });
+    g += n;
+  }
+  return ranges;
+}
+
+/** Recorded groups that still verify, as runs; marks them in `have`. */
+async function recheck(stored: StoredContent, tree: LeafHashes, have: Uint8Array): Promise<GroupRun[]> {
+  const good: GroupRun[] = [];
+  const perRead = Math.max(1, Math.floor(RECHECK_BYTES / tree.groupBytes));
+  for (const run of stored.recorded) {
+    for (let g = run.first; g < run.first + run.count;) {
+      if (g >= tree.groups) break;
+      if (have[g]) {
+        g++;
+        continue;
+      }
+      const n = Math.min(perRead, run.first + run.count - g, tree.groups - g);
+      const start = g * tree.groupBytes;
+      const end = Math.min(tree.size, (g + n) * tree.groupBytes);
+      const bytes = await stored.read(start, end - start);
+      // A verify stops at the first group that fails; the groups after it are checked on their own.
+      for (let at = 0; bytes.length === end - start && at < n;) {
+        const ok = tree.verify(g + at, bytes.subarray(at * tree.groupBytes));
+        for (let i = 0; i < ok; i++) have[g + at + i] = 1;
+        if (ok > 0) good.push({ first: g + at, count: ok });
+        at += ok + 1;
+      }
+      g += n;
+    }
+  }
+  return merge(good);
+}
+
+/** Runs sorted and joined where they touch. */
+function merge(runs: readonly GroupRun[]): GroupRun[] {
+  const sorted = runs.slice().sort((a, b) => a.first - b.first);
+  const out: GroupRun[] = [];
+  for (const r of sorted) {
+    const last = out[out.length - 1];
+    if (last && last.first + last.count >= r.first)
+      out[out.length - 1] = { first: last.first, count: Math.max(last.count, r.first + r.count - last.first) };
+    else out.push({ first: r.first, count: r.count });
+  }
+  return out;
+}
+
+function groupLen(tree: LeafHashes, g: number): number {
+  const { start, end } = tree.groupBounds(g);
+  return end - start;
+}
+
+function describeRange(tree: LeafHashes, range: RangeRequest): string {
+  const start = range.first * tree.groupBytes;
+  const end = Math.min(tree.size, (range.first + range.count) * tree.groupBytes);
+  return `bytes ${start}-${end - 1}`;
+}

@@ -1,0 +1,60 @@
+/**
+ * One request's abort: the download's signal, or no byte for `stallTimeout` milliseconds. Every
+ * wait of a request (the response, each read) races the guard, so a source that stops sending,
+ * or a `fetch` that ignores its signal, costs at most the timeout.
+ * @module
+ */
+import { SourceFault } from './_sources.js';
+
+export class StallGuard {
+  readonly controller = new AbortController();
+  readonly #timeout: number;
+  readonly #outer: AbortSignal | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #reject: ((err: unknown) => void) | undefined;
+  readonly #stopped: Promise<never>;
+  readonly #onOuterAbort = () => this.#stop(this.#outer!.reason);
+
+  constructor(stallTimeout: number, outer: AbortSignal | undefined) {
+    this.#timeout = stallTimeout;
+    this.#outer = outer;
+    this.#stopped = new Promise<never>((_, reject) => {
+      this.#reject = reject;
+    });
+    this.#stopped.catch(() => {});
+    if (outer?.aborted) this.#stop(outer.reason);
+    else outer?.addEventListener('abort', this.#onOuterAbort, { once: true });
+    this.alive();
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** Bytes arrived: the timeout starts again. */
+  alive(): void {
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(
+      () => this.#stop(new SourceFault(`sent nothing for ${this.#timeout} ms`, false)),
+      this.#timeout,
+    );
+  }
+
+  /** `promise`, or the abort or stall, whichever comes first. */
+  race<T>(promise: Promise<T>): Promise<T> {
+    promise.catch(() => {});
+    return Promise.race([promise, this.#stopped]);
+  }
+
+  /** Ends the guard (the request is over). */
+  done(): void {
+    clearTimeout(this.#timer);
+    this.#outer?.removeEventListener('abort', this.#onOuterAbort);
+  }
+
+  #stop(reason: unknown): void {
+    clearTimeout(this.#timer);
+    this.#reject?.(reason);
+    this.controller.abort(reason);
+  }
+}

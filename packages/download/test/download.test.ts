@@ -1,0 +1,201 @@
+import { strict as assert } from 'node:assert';
+import { describe, it } from 'node:test';
+import { download, DownloadError, memoryStore, type DownloadProgress } from '../src/index.ts';
+import { OUTBOARD_FAULTS, RANGE_FAULTS, startMirrors, type RangeFault } from './_range-server.ts';
+import { bytesOf, fixture } from './_fixture.ts';
+
+describe('download', () => {
+  for (const [size, log] of [
+    [0, 4],
+    [1, 4],
+    [16384, 4],
+    [16385, 4],
+    [1_000_000, 4],
+    [70_000, 0],
+    [300_000, 6],
+  ] as const) {
+    it(`gives the content of ${size} bytes, groups of ${1024 << log}`, async () => {
+      const { content, root, outboard } = fixture(size, size + log, log);
+      const mirrors = await startMirrors(content, outboard, [{}]);
+      try {
+        const progress: DownloadProgress[] = [];
+        const blob = await download(mirrors.urls[0], {
+          root,
+          chunkGroupLog: log,
+          rangeSize: 4 * (1024 << log),
+          onProgress: (p) => progress.push(p),
+        });
+        assert.deepEqual(await bytesOf(blob), content);
+        const last = progress[progress.length - 1];
+        assert.equal(last.verifiedBytes, size);
+        assert.equal(last.totalBytes, size);
+        assert.equal(last.sources[0].verifiedBytes, size);
+        // Each content byte fetched once.
+        assert.equal(mirrors.stats[0].contentBytes, size);
+      } finally {
+        await mirrors.close();
+      }
+    });
+  }
+
+  it('takes its ranges from the mirrors in parallel and gives each its share', async () => {
+    const { content, root, outboard } = fixture(3_000_000, 1);
+    const mirrors = await startMirrors(content, outboard, [{}, {}, {}]);
+    try {
+      const blob = await download(mirrors.urls, { root, rangeSize: 65536, concurrency: 6, strategy: 'round-robin' });
+      assert.deepEqual(await bytesOf(blob), content);
+      for (const s of mirrors.stats) assert.ok(s.contentBytes > 0);
+      assert.equal(
+        mirrors.stats.reduce((n, s) => n + s.contentBytes, 0),
+        content.length,
+      );
+    } finally {
+      await mirrors.close();
+    }
+  });
+
+  for (const fault of RANGE_FAULTS) {
+    it(`drops or demotes a mirror whose ranges ${fault}, and gets the content from another`, async () => {
+      const { content, root, outboard } = fixture(600_000, 2);
+      const always = (): RangeFault => fault;
+      const mirrors = await startMirrors(content, outboard, [{ rangeFault: always }, {}]);
+      try {
+        const blob = await download(mirrors.urls, {
+          root,
+          rangeSize: 65536,
+          stallTimeout: 300,
+          strategy: 'in-order',
+        });
+        assert.deepEqual(await bytesOf(blob), content);
+        assert.ok(mirrors.stats[0].faults.length > 0, 'the bad mirror was asked');
+      } finally {
+        await mirrors.close();
+      }
+    });
+  }
+
+  it('fails with a DownloadError naming what each mirror did when none is honest', async () => {
+    const { content, root, outboard } = fixture(200_000, 3);
+    const faults: RangeFault[] = ['flip', 'status-500', 'content-range'];
+    const mirrors = await startMirrors(
+      content,
+      outboard,
+      faults.map((f) => ({ rangeFault: () => f })),
+    );
+    try {
+      const err = await download(mirrors.urls, { root, rangeSize: 65536, stallTimeout: 300 }).then(
+        () => assert.fail('resolved'),
+        (e: unknown) => e,
+      );
+      assert.ok(err instanceof DownloadError, String(err));
+      assert.equal(err.failures.length, 3);
+      assert.match(err.failures[0].faults[0], /does not match the root/);
+      assert.match(err.failures[1].faults[0], /answered 500/);
+      assert.match(err.failures[2].faults[0], /Content-Range/);
+      for (const f of err.failures) assert.ok(f.dropped);
+      for (const url of mirrors.urls) assert.ok(err.message.includes(url));
+    } finally {
+      await mirrors.close();
+    }
+  });
+
+  for (const fault of OUTBOARD_FAULTS) {
+    it(`skips a mirror whose outboard is ${fault} and takes the next one's`, async () => {
+      const { content, root, outboard } = fixture(300_000, 4);
+      const other = fixture(300_000, 5).outboard;
+      const mirrors = await startMirrors(content, outboard, [{ outboardFault: fault }, {}], other);
+      try {
+        const blob = await download(mirrors.urls, { root, stallTimeout: 2000 });
+        assert.deepEqual(await bytesOf(blob), content);
+        assert.equal(mirrors.stats[1].outboardRequests, 1);
+      } finally {
+        await mirrors.close();
+      }
+      const alone = await startMirrors(content, outboard, [{ outboardFault: fault }], other);
+      try {
+        const err = await download(alone.urls, { root, stallTimeout: 2000 }).catch((e: unknown) => e);
+        assert.ok(err instanceof DownloadError, String(err));
+        assert.match(err.message, /no outboard proves the root/);
+        assert.equal(alone.stats[0].contentBytes, 0);
+      } finally {
+        await alone.close();
+      }
+    });
+  }
+
+  it('refuses an outboard larger than maxOutboardBytes without reading it', async () => {
+    const { content, root, outboard } = fixture(300_000, 6);
+    const mirrors = await startMirrors(content, outboard, [{}]);
+    try {
+      const err = await download(mirrors.urls, { root, maxOutboardBytes: 100 }).catch((e: unknown) => e);
+      assert.ok(err instanceof DownloadError);
+      assert.match(err.message, /exceeds opts.maxOutboardBytes/);
+    } finally {
+      await mirrors.close();
+    }
+  });
+
+  it('uses an outboard given as bytes, and refuses one that does not prove the root', async () => {
+    const { content, root, outboard } = fixture(100_000, 7);
+    const mirrors = await startMirrors(content, outboard, [{ outboardFault: 'status-404' }]);
+    try {
+      assert.deepEqual(await bytesOf(await download(mirrors.urls, { root, outboard })), content);
+      const bad = outboard.slice();
+      bad[20] ^= 1;
+      await assert.rejects(download(mirrors.urls, { root, outboard: bad }), DownloadError);
+    } finally {
+      await mirrors.close();
+    }
+  });
+
+  it('rejects with the reason of an abort, and settles', async () => {
+    const { content, root, outboard } = fixture(2_000_000, 8);
+    const mirrors = await startMirrors(content, outboard, [{ bytesPerSecond: 1_000_000 }]);
+    try {
+      const controller = new AbortController();
+      const reason = new Error('stop');
+      const pending = download(mirrors.urls, { root, signal: controller.signal, rangeSize: 65536 });
+      setTimeout(() => controller.abort(reason), 200);
+      await assert.rejects(pending, (e) => e === reason);
+      await assert.rejects(download(mirrors.urls, { root, signal: AbortSignal.abort(reason) }), (e) => e === reason);
+    } finally {
+      await mirrors.close();
+    }
+  });
+
+  it('resumes from the store: only the missing groups are fetched again', async () => {
+    const { content, root, outboard } = fixture(2_000_000, 9);
+    const store = memoryStore();
+    const slow = await startMirrors(content, outboard, [{ bytesPerSecond: 2_000_000 }]);
+    try {
+      const controller = new AbortController();
+      const first = download(slow.urls, {
+        root,
+        store,
+        signal: controller.signal,
+        rangeSize: 65536,
+        onProgress: (p) => {
+          if (p.verifiedBytes > 500_000) controller.abort(new Error('stop'));
+        },
+      });
+      await assert.rejects(first, /stop/);
+    } finally {
+      await slow.close();
+    }
+    const [stored] = await store.list();
+    assert.ok(stored.recordedBytes > 0 && stored.recordedBytes < content.length);
+    const mirrors = await startMirrors(content, outboard, [{}]);
+    try {
+      const blob = await download(mirrors.urls, { root, store, rangeSize: 65536 });
+      assert.deepEqual(await bytesOf(blob), content);
+      assert.equal(mirrors.stats[0].contentBytes, content.length - stored.recordedBytes);
+      // Complete: nothing fetched, not even the outboard (kept in the store).
+      const before = { ...mirrors.stats[0] };
+      assert.deepEqual(await bytesOf(await download(mirrors.urls, { root, store })), content);
+      assert.equal(mirrors.stats[0].contentBytes, before.contentBytes);
+      assert.equal(mirrors.stats[0].outboardRequests, before.outboardRequests);
+    } finally {
+      await mirrors.close();
+    }
+  });
+});
