@@ -135,3 +135,28 @@ test('a reload mid-download resumes it: the mirror then sends only the bytes the
   expect(counters.contentBytes).toBe(size - before!.recordedBytes);
   await forget(page, root);
 });
+
+test('a mirror whose outboard is bad (its header, truncated, endless, another file’s, missing): the content from the other', async ({
+  enginePage: page,
+}) => {
+  const size = 300 * KiB + 99;
+  const { file, root } = served(size, 0x44);
+  sources = await startRangeSources(new Map([['o.bin', file]]), 2);
+  await openDownloadPage(page);
+  for (const fault of ['bad-header', 'truncated', 'endless', 'other-file', 'status-404'] as const) {
+    sources.setBehaviour(0, { outboard: fault });
+    const outcome = await run(page, {
+      sources: sources.urls.map((u) => `${u}o.bin`),
+      root,
+      size,
+      salt: 0x44,
+      memory: true,
+      strategy: 'in-order',
+    });
+    expect(outcome, fault).toEqual({ ok: true, size, same: true });
+  }
+  // And with only that mirror: no outboard proves the root.
+  sources.setBehaviour(0, { outboard: 'other-file' });
+  const alone = await run(page, { sources: [`${sources.urls[0]}o.bin`], root, size, salt: 0x44, memory: true });
+  expect(alone.ok === false && alone.name).toBe('DownloadError');
+});
