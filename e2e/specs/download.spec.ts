@@ -160,3 +160,22 @@ test('a mirror whose outboard is bad (its header, truncated, endless, another fi
   const alone = await run(page, { sources: [`${sources.urls[0]}o.bin`], root, size, salt: 0x44, memory: true });
   expect(alone.ok === false && alone.name).toBe('DownloadError');
 });
+
+test('two downloads of one root at once in a page (the page’s own and a library’s fetch) share the default store', async ({
+  enginePage: page,
+}) => {
+  const size = 900 * KiB + 5;
+  const { file, root } = served(size, 0x55);
+  sources = await startRangeSources(new Map([['t.bin', file]]), 1);
+  await openDownloadPage(page);
+  await forget(page, root);
+  const outcomes = await page.evaluate(
+    (o) => Promise.all([globalThis.blake3Download!.run(o), globalThis.blake3Download!.run(o)]),
+    { sources: [`${sources.urls[0]}t.bin`], root, size, salt: 0x55, rangeSize: 64 * KiB },
+  );
+  expect(outcomes).toEqual([
+    { ok: true, size, same: true },
+    { ok: true, size, same: true },
+  ]);
+  await forget(page, root);
+});

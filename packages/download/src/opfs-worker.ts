@@ -48,10 +48,13 @@ type Open = {
   record: SyncHandle;
   recordEnd: number;
   groups: number;
+  /** Opens of this root not yet closed: two downloads of one root in a page share its files. */
+  refs: number;
 };
 
 const ROOT_HEX = /^[0-9a-f]{64}$/;
 const opened = new Map<number, Open>();
+const byRoot = new Map<string, Open>();
 let nextId = 1;
 
 async function directory(name: string): Promise<FileSystemDirectoryHandle> {
@@ -122,6 +125,18 @@ const calls: { [K in keyof OpfsCalls]: (...args: OpfsCalls[K][0]) => OpfsCalls[K
     if (!ROOT_HEX.test(root)) throw new TypeError(`root must be 64 lowercase hex digits, got ${JSON.stringify(root)}`);
     const dir = await directory(dirName);
     const rootBytes = hexToBytes(root);
+    const open = byRoot.get(root);
+    if (open) {
+      // Open already (another download of the same root, say a library's fetch beside the page's
+      // own): the same files, the record as it is now.
+      if (open.shape.size !== shape.size || open.shape.chunkGroupLog !== shape.chunkGroupLog)
+        throw new Error(`the download of ${root} is open with another size or chunk group size`);
+      const decoded = decodeRecord(readAll(open.record, 0, open.recordEnd), rootBytes, shape);
+      open.refs++;
+      const id = nextId++;
+      opened.set(id, open);
+      return { id, recorded: decoded?.runs ?? [] };
+    }
     const record = await syncHandle(dir, `${root}.record`);
     let data: SyncHandle;
     try {
@@ -150,7 +165,7 @@ const calls: { [K in keyof OpfsCalls]: (...args: OpfsCalls[K][0]) => OpfsCalls[K
         record.flush();
       }
       const id = nextId++;
-      opened.set(id, {
+      const files: Open = {
         root,
         rootBytes,
         shape: { size: shape.size, chunkGroupLog: shape.chunkGroupLog },
@@ -159,7 +174,10 @@ const calls: { [K in keyof OpfsCalls]: (...args: OpfsCalls[K][0]) => OpfsCalls[K
         record,
         recordEnd: record.getSize(),
         groups: groupCount(shape),
-      });
+        refs: 1,
+      };
+      opened.set(id, files);
+      byRoot.set(root, files);
       return { id, recorded };
     } catch (err) {
       data.close();
@@ -227,6 +245,8 @@ const calls: { [K in keyof OpfsCalls]: (...args: OpfsCalls[K][0]) => OpfsCalls[K
     const o = opened.get(id);
     if (!o) return;
     opened.delete(id);
+    if (--o.refs > 0) return;
+    byRoot.delete(o.root);
     try {
       o.data.flush();
       o.record.flush();
@@ -260,7 +280,14 @@ const calls: { [K in keyof OpfsCalls]: (...args: OpfsCalls[K][0]) => OpfsCalls[K
   },
   async remove(dirName, root) {
     if (!ROOT_HEX.test(root)) throw new TypeError(`root must be 64 lowercase hex digits, got ${JSON.stringify(root)}`);
-    for (const [id, o] of opened) if (o.root === root) calls.close(id);
+    const open = byRoot.get(root);
+    if (open) {
+      for (const [id, o] of opened) if (o === open) opened.delete(id);
+      open.refs = 0;
+      byRoot.delete(root);
+      open.data.close();
+      open.record.close();
+    }
     const dir = await directory(dirName);
     let found = false;
     // The record goes first: without it nothing is claimed, whatever else remains.
