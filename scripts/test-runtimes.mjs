@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs the node:test suites of the packages that claim Deno and Bun (core, stream) under those
+// Runs the node:test suites of the packages that claim Deno and Bun (core, stream, download) under those
 // runtimes, and writes per-runtime, per-suite counts to test-results/runtimes.json.
 //   node scripts/test-runtimes.mjs [deno|bun ...]
 import { spawnSync } from 'node:child_process';
@@ -13,7 +13,7 @@ import { junitCounts } from './junit-counts.mjs';
 import { env, root } from './tools.mjs';
 
 /** Packages whose test suites run under every runtime. */
-const SUITES = ['core', 'stream'];
+const SUITES = ['core', 'stream', 'download'];
 const resultsDir = join(root, 'test-results');
 const bin = join(root, 'node_modules/.bin');
 const python = process.env.PYTHON ?? 'python3';
@@ -41,7 +41,8 @@ const RUNTIMES = {
     // with the project's TypeScript; this run is about the runtime's behavior. --sloppy-imports:
     // tests import sources as `../src/x.js` (the NodeNext spelling), which Deno maps to x.ts
     // only when asked. The differential tests write a temporary file and spawn the Python
-    // reference implementation and the bao CLI; the fetch tests serve on the loopback.
+    // reference implementation and the bao CLI; the fetch tests serve on the loopback; the
+    // download's resume test starts a Deno child (the binary itself) and kills it.
     args: (report, files) => [
       join(bin, 'deno'),
       'test',
@@ -50,7 +51,7 @@ const RUNTIMES = {
       '--allow-read',
       '--allow-env',
       `--allow-write=${tmpdir()}`,
-      `--allow-run=${python},${baoPath}`,
+      `--allow-run=${python},${baoPath},${denoBinary()}`,
       '--allow-net=127.0.0.1',
       `--junit-path=${report}`,
       ...files,
@@ -71,6 +72,12 @@ const RUNTIMES = {
     ],
   },
 };
+
+/** The deno binary behind the npm shim: what `process.execPath` is inside a Deno test. */
+function denoBinary() {
+  const r = spawnSync(join(bin, 'deno'), ['eval', 'console.log(Deno.execPath())'], { encoding: 'utf8', env: env() });
+  return r.status === 0 ? r.stdout.trim() : join(bin, 'deno');
+}
 
 function version(cmd, args) {
   const r = spawnSync(cmd, args, { encoding: 'utf8', env: env() });

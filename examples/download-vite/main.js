@@ -16,8 +16,12 @@ async function show(output, run) {
 }
 
 // The package README's first snippet: the whole file, every 16 KiB group checked on arrival.
-void show(document.querySelector('#download'), async () => {
-  const blob = await download(url, { root });
+const downloadOutput = document.querySelector('#download');
+void show(downloadOutput, async () => {
+  const blob = await download([url], {
+    root, // pinned at build time
+    onProgress: ({ verifiedBytes, totalBytes }) => (downloadOutput.title = `${verifiedBytes} / ${totalBytes}`),
+  });
   return `${blob.size} bytes`;
 });
 

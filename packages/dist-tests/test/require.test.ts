@@ -12,6 +12,8 @@ const ENTRIES: Record<string, string> = {
   '@blake3-web/workbox': 'Blake3IntegrityPlugin',
   '@blake3-web/cli': 'main',
   '@blake3-web/upload': 'UploadHasher',
+  '@blake3-web/download': 'download',
+  '@blake3-web/download/directory-store': 'directoryStore',
 };
 
 it(`require() in Node ${process.versions.node} loads every entry point, and the hash works through it`, () => {

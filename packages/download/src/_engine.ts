@@ -45,8 +45,6 @@ const PROGRESS_MS = 50;
 type Range = RangeRequest & { failedOn: Set<Source>; attempts: number };
 
 /** Checks the arguments now (a TypeError or RangeError), and returns the download to run. */
-export function prepare(sources: unknown, opts: unknown): () => Promise<Finished>;
-export function prepare(sources: unknown, opts: unknown, delivery?: Delivery): () => Promise<Finished>;
 export function prepare(sources: unknown, opts: unknown, delivery?: Delivery): () => Promise<Finished> {
   const resolved = resolveOpts(opts);
   const list = resolveSources(sources);
@@ -123,11 +121,12 @@ async function run(pool: SourcePool, opts: ResolvedOpts, delivery: Delivery | un
     let proven = false;
     const open = async (size: number): Promise<StoredContent> => {
       const s = await store!.open(opts.rootHex, { size, chunkGroupLog: opts.chunkGroupLog });
-      if (!(await s.readOutboard())) {
-        const bytes = outboard!.slice();
-        writeHeader(bytes, size);
-        await s.writeOutboard(bytes);
-      }
+      // The outboard is kept with the size proven (or claimed until the final group proves it),
+      // replacing one that is missing or damaged.
+      const bytes = outboard!.slice();
+      writeHeader(bytes, size);
+      const kept = await s.readOutboard();
+      if (!kept || kept.length !== bytes.length || kept.some((b, i) => b !== bytes[i])) await s.writeOutboard(bytes);
       return s;
     };
     stored ??= await open(tree.size);
@@ -137,7 +136,11 @@ async function run(pool: SourcePool, opts: ResolvedOpts, delivery: Delivery | un
     const good = await recheck(stored, tree, have);
     for (const run of good) for (let g = run.first; g < run.first + run.count; g++) verifiedBytes += groupLen(tree, g);
     if (have[tree.groups - 1]) proven = true;
-    if (good.length !== stored.recorded.length || good.some((r, i) => r !== stored!.recorded[i]))
+    const recorded = stored.recorded;
+    if (
+      good.length !== recorded.length ||
+      good.some((r, i) => r.first !== recorded[i].first || r.count !== recorded[i].count)
+    )
       await stored.rewriteRecord(good);
     delivery?.opened?.({ runs: good, stored, leaves: tree, opts });
     let lastProgress = 0;
@@ -179,9 +182,6 @@ async function run(pool: SourcePool, opts: ResolvedOpts, delivery: Delivery | un
           tree = tree.withSize(size);
           await stored!.close();
           stored = await open(size);
-          const fixed = outboard!.slice();
-          writeHeader(fixed, size);
-          await stored.writeOutboard(fixed);
           delivery?.opened?.({ runs: [], stored, leaves: tree, opts });
         }
       }

@@ -40,6 +40,11 @@ export class StallGuard {
     );
   }
 
+  /** Stops the timer while the download, not the source, is busy (a slow store); `alive` restarts it. */
+  pause(): void {
+    clearTimeout(this.#timer);
+  }
+
   /** `promise`, or the abort or stall, whichever comes first. */
   race<T>(promise: Promise<T>): Promise<T> {
     promise.catch(() => {});

@@ -102,10 +102,10 @@ async function openStored(
   if (decoded) {
     recorded = decoded.runs;
     // A torn last entry is cut off, so that the next append starts at an entry boundary.
-    if (decoded.soundBytes < existing.length) await writeRecord(recordPath, existing.subarray(0, decoded.soundBytes));
+    if (decoded.soundBytes < existing.length) await replaceFile(recordPath, existing.subarray(0, decoded.soundBytes));
   } else {
     // Another download's (or a damaged) record: an empty one replaces it before the data goes.
-    await writeRecord(recordPath, encodeRecordHeader(root, shape));
+    await replaceFile(recordPath, encodeRecordHeader(root, shape));
     await rm(dataPath, { force: true });
     await rm(outboardPath, { force: true });
   }
@@ -132,17 +132,7 @@ async function openStored(
       );
     },
     async writeOutboard(outboard) {
-      await quota(async () => {
-        const tmp = `${outboardPath}.tmp`;
-        const h = await open(tmp, 'w');
-        try {
-          await h.writeFile(outboard);
-          await h.datasync();
-        } finally {
-          await h.close();
-        }
-        await rename(tmp, outboardPath);
-      });
+      await replaceFile(outboardPath, outboard);
     },
     async write(offset, bytes) {
       await quota(async () => {
@@ -174,7 +164,7 @@ async function openStored(
         bytes.set(header);
         bytes.set(entries, header.length);
         await record.close();
-        await writeRecord(recordPath, bytes);
+        await replaceFile(recordPath, bytes);
         record = await open(recordPath, 'r+');
         recordEnd = bytes.length;
       });
@@ -202,8 +192,8 @@ async function openStored(
   };
 }
 
-/** Writes a whole record under another name, syncs it, and renames it over the old one. */
-async function writeRecord(path: string, bytes: Uint8Array): Promise<void> {
+/** Writes a whole file under another name, syncs it, and renames it over the old one. */
+async function replaceFile(path: string, bytes: Uint8Array): Promise<void> {
   await quota(async () => {
     const tmp = `${path}.tmp`;
     const h = await open(tmp, 'w');

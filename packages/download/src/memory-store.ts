@@ -17,15 +17,16 @@ type Entry = {
 export function memoryStore(opts: { maxBytes?: number } = {}): DownloadStore {
   const maxBytes = opts.maxBytes ?? Number.MAX_SAFE_INTEGER;
   const entries = new Map<string, Entry>();
-  const held = (): number => {
-    let n = 0;
-    for (const e of entries.values()) for (const p of e.parts.values()) n += p.length;
-    return n;
+  /** Content bytes held by every entry. */
+  let held = 0;
+  const empty = (e: Entry | undefined) => {
+    if (e) for (const p of e.parts.values()) held -= p.length;
   };
   return {
     async open(root: string, shape: ContentShape): Promise<StoredContent> {
       let entry = entries.get(root);
       if (!entry || entry.shape.size !== shape.size || entry.shape.chunkGroupLog !== shape.chunkGroupLog) {
+        empty(entry);
         entry = { shape: { size: shape.size, chunkGroupLog: shape.chunkGroupLog }, parts: new Map(), record: [] };
         entries.set(root, entry);
       }
@@ -37,9 +38,11 @@ export function memoryStore(opts: { maxBytes?: number } = {}): DownloadStore {
           e.outboard = outboard.slice();
         },
         async write(offset, bytes) {
-          if (held() + bytes.length > maxBytes)
+          const before = e.parts.get(offset)?.length ?? 0;
+          if (held - before + bytes.length > maxBytes)
             throw new DownloadQuotaError(`the memory store holds at most ${maxBytes} bytes`);
           e.parts.set(offset, bytes.slice());
+          held += bytes.length - before;
         },
         async commit(runs) {
           e.record.push(...runs);
@@ -61,6 +64,7 @@ export function memoryStore(opts: { maxBytes?: number } = {}): DownloadStore {
       return [...entries].map(([root, e]) => info(root, e));
     },
     async remove(root: string): Promise<boolean> {
+      empty(entries.get(root));
       return entries.delete(root);
     },
   };

@@ -26,6 +26,8 @@ export type Mirror = {
   outboardFault?: OutboardFault;
   /** Bytes per second of content, or unlimited. */
   bytesPerSecond?: number;
+  /** Send no Content-Range, as a cross-origin response that does not expose it reads. */
+  hideContentRange?: boolean;
 };
 
 export type MirrorStats = {
@@ -153,7 +155,7 @@ function serveRange(
     }
   }
   // The headers a server would send for the honest body; the body may say otherwise.
-  res.writeHead(206, { 'content-range': contentRange, 'accept-ranges': 'bytes' });
+  res.writeHead(206, mirror.hideContentRange ? {} : { 'content-range': contentRange, 'accept-ranges': 'bytes' });
   if (fault === 'stall') {
     res.write(body.subarray(0, Math.min(body.length, 5000)));
     stats.contentBytes += Math.min(body.length, 5000);

@@ -5,7 +5,7 @@ import { downloadStream, DownloadError, memoryStore, download } from '../src/ind
 import { startMirrors } from './_range-server.ts';
 import { fixture } from './_fixture.ts';
 
-describe('downloadStream', () => {
+describe('downloadStream', { timeout: 120_000 }, () => {
   for (const size of [0, 1000, 16384, 1_500_000]) {
     it(`streams ${size} verified bytes in order from faulty and honest mirrors`, async () => {
       const { content, root, outboard } = fixture(size, 20 + size);

@@ -4,7 +4,7 @@ import { download, DownloadError, memoryStore, type DownloadProgress } from '../
 import { OUTBOARD_FAULTS, RANGE_FAULTS, startMirrors, type RangeFault } from './_range-server.ts';
 import { bytesOf, fixture } from './_fixture.ts';
 
-describe('download', () => {
+describe('download', { timeout: 180_000 }, () => {
   for (const [size, log] of [
     [0, 4],
     [1, 4],
@@ -73,6 +73,22 @@ describe('download', () => {
       }
     });
   }
+
+  it('takes the bytes alone where Content-Range cannot be read (a cross-origin response that does not expose it)', async () => {
+    for (const size of [1000, 16384, 16385, 500_000]) {
+      const { content, root, outboard } = fixture(size, 60 + size);
+      const mirrors = await startMirrors(content, outboard, [
+        { hideContentRange: true, rangeFault: (n) => (n === 1 ? 'extend' : n === 2 ? 'flip' : undefined) },
+        { hideContentRange: true },
+      ]);
+      try {
+        const blob = await download(mirrors.urls, { root, rangeSize: 65536, strategy: 'in-order' });
+        assert.deepEqual(await bytesOf(blob), content, `size ${size}`);
+      } finally {
+        await mirrors.close();
+      }
+    }
+  });
 
   it('fails with a DownloadError naming what each mirror did when none is honest', async () => {
     const { content, root, outboard } = fixture(200_000, 3);
@@ -198,4 +214,30 @@ describe('download', () => {
       await mirrors.close();
     }
   });
+});
+
+describe('an outboard whose header lies within the final group', { timeout: 60_000 }, () => {
+  for (const delta of [-5, 7]) {
+    it(`(${delta > 0 ? '+' : ''}${delta} bytes) gives the true content and blames no source`, async () => {
+      const { content, root, outboard } = fixture(100_000, 50);
+      const lying = outboard.slice();
+      new DataView(lying.buffer).setBigUint64(0, BigInt(content.length + delta), true);
+      const mirrors = await startMirrors(content, lying, [{}]);
+      try {
+        const store = memoryStore();
+        const progress: DownloadProgress[] = [];
+        const blob = await download(mirrors.urls, { root, store, onProgress: (p) => progress.push(p) });
+        assert.deepEqual(await bytesOf(blob), content);
+        assert.equal(progress[progress.length - 1].sources[0].faults, 0);
+        const [info] = await store.list();
+        assert.deepEqual([info.size, info.complete], [content.length, true]);
+        // Stored, the outboard's header is the true size: the next run needs no request.
+        const before = mirrors.stats[0].outboardRequests + mirrors.stats[0].rangeRequests;
+        assert.deepEqual(await bytesOf(await download(mirrors.urls, { root, store })), content);
+        assert.equal(mirrors.stats[0].outboardRequests + mirrors.stats[0].rangeRequests, before);
+      } finally {
+        await mirrors.close();
+      }
+    });
+  }
 });

@@ -3,7 +3,7 @@
 // the content's bytes.
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +20,14 @@ const dirs: string[] = [];
 after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 const seed = testSeed();
 
+/** The arguments that make this runtime's binary run a TypeScript file. */
+function runScript(file: string): string[] {
+  const versions = process.versions as { deno?: string; bun?: string };
+  if (versions.deno) return ['run', '--allow-all', '--sloppy-imports', file];
+  if (versions.bun) return ['run', file];
+  return ['--import', 'tsx', file];
+}
+
 describe(`resume after SIGKILL (seed ${seed})`, () => {
   for (let round = 0; round < 3; round++) {
     it(`round ${round}: fetches only what the record lacks`, { timeout: 120_000 }, async () => {
@@ -32,7 +40,7 @@ describe(`resume after SIGKILL (seed ${seed})`, () => {
       try {
         const child = spawn(
           process.execPath,
-          ['--import', 'tsx', join(here, '_download-child.ts'), slow.urls[0], root, dir, '65536'],
+          [...runScript(join(here, '_download-child.ts')), slow.urls[0], root, dir, '65536'],
           { stdio: ['ignore', 'pipe', 'inherit'] },
         );
         const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -83,6 +91,29 @@ describe(`resume after SIGKILL (seed ${seed})`, () => {
       assert.equal(second.stats[0].contentBytes, 16384);
     } finally {
       await second.close();
+    }
+  });
+
+  it('replaces a damaged outboard in the store with one that proves the root', async () => {
+    const { content, root, outboard } = fixture(300_000, seed + 10);
+    const dir = mkdtempSync(join(tmpdir(), 'blake3-download-obao-'));
+    dirs.push(dir);
+    const store = directoryStore(dir);
+    const mirrors = await startMirrors(content, outboard, [{}]);
+    try {
+      await download(mirrors.urls, { root, store });
+      const path = join(dir, `${root}.obao`);
+      const damaged = readFileSync(path);
+      damaged[40] ^= 1;
+      writeFileSync(path, damaged);
+      assert.deepEqual(await bytesOf(await download(mirrors.urls, { root, store })), content);
+      assert.equal(mirrors.stats[0].outboardRequests, 2);
+      assert.deepEqual(new Uint8Array(readFileSync(path)), outboard);
+      await download(mirrors.urls, { root, store });
+      assert.equal(mirrors.stats[0].outboardRequests, 2);
+      assert.equal(mirrors.stats[0].contentBytes, content.length);
+    } finally {
+      await mirrors.close();
     }
   });
 });

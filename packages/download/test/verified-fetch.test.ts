@@ -5,7 +5,7 @@ import { parseRange } from '../src/verified-fetch.ts';
 import { startMirrors } from './_range-server.ts';
 import { fixture } from './_fixture.ts';
 
-describe('createVerifiedFetch', () => {
+describe('createVerifiedFetch', { timeout: 60_000 }, () => {
   it('answers GET, HEAD and Range requests with verified bytes, one download per root', async () => {
     const { content, root, outboard } = fixture(300_000, 30);
     const mirrors = await startMirrors(content, outboard, [{}]);

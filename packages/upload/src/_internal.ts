@@ -1,8 +1,8 @@
 /**
- * What other @blake3-web packages share with this one, so that each rule has one home: the Bao
- * outboard built in bounded memory, a file's bytes at a time (`b3web-publish` writes a file's
- * outboard with it). Reached through the `@blake3-web/upload/_internal` subpath, which is
- * internal: not part of the documented API, not covered by semver. Node only.
+ * What other @blake3-web packages reuse from this one: the Bao outboard builder, in memory
+ * bounded whatever the content's size (the publishing side of verified downloads writes
+ * `FILE.obao` with it). Reached through the `@blake3-web/upload/_internal` subpath, which is
+ * internal: not part of the documented API, not covered by semver.
  * @module
  */
-export { OutboardBuilder } from './_outboard-builder.js';
+export { OutboardBuilder, type OutboardCheckpoint } from './_outboard-builder.js';
