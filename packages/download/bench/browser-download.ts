@@ -6,7 +6,7 @@
 // process tree: page, worker and the rest), and a run where one range arrives with a flipped byte,
 // reporting how many bytes were fetched twice. Not a test: numbers come from a quiet machine.
 //   node --import tsx packages/download/bench/browser-download.ts [MiB] [rounds] [engines]
-//     [parts: local,link,opfs,corrupt] [OPFS MiB]
+//     [parts: local,link,opfs,discard,corrupt] [OPFS MiB]
 import { baoEncode } from '@blake3-web/stream';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -22,7 +22,7 @@ const args = process.argv.slice(2).filter((a) => a !== '--');
 const size = Number(args[0] ?? 256) * MiB;
 const rounds = Number(args[1] ?? 5);
 const engines = (args[2] ?? 'chromium,firefox').split(',') as ('chromium' | 'firefox')[];
-const parts = new Set((args[3] ?? 'local,link,opfs,corrupt').split(','));
+const parts = new Set((args[3] ?? 'local,link,opfs,discard,corrupt').split(','));
 const opfsSize = Number(args[4] ?? 2048) * MiB;
 const concurrency = 4;
 const rangeSize = 2 * MiB;
@@ -134,7 +134,7 @@ try {
         );
       if (parts.has('corrupt')) {
         mirrors.resetCounters();
-        mirrors.setBehaviour(0, { fault: (n) => (n === 3 ? 'flip' : undefined) });
+        mirrors.setBehaviour(0, { fault: (n) => (n === 1 ? 'flip' : undefined) });
         const out = await bench(page, {
           variant: 'verified',
           sources: local,
@@ -149,34 +149,38 @@ try {
           `  one flipped byte: ${out.bytes === size ? 'the content' : 'WRONG SIZE'}, ${fetched - size} bytes fetched twice (${((fetched - size) / 1024).toFixed(0)} KiB; ranges of ${rangeSize / MiB} MiB)`,
         );
       }
-      if (parts.has('opfs')) {
+      for (const kind of ['opfs', 'discard'] as const) {
+        if (!parts.has(kind)) continue;
         // A profile on disk: a plain launch's pages are off the record, where the engine keeps
         // the origin's files (OPFS included) in memory.
         const profile = mkdtempSync(join(tmpdir(), 'blake3-download-bench-profile-'));
         const context = await { chromium, firefox }[engine].launchPersistentContext(profile, LAUNCH_OPTIONS[engine]);
-        const page = await openPage(context, fixture.url);
-        const big = opfsSize === size ? main : content(opfsSize);
-        const sources = opfsSize === size ? mirrors : await startRangeSources(new Map([['f.bin', big.file]]), 2);
-        const before = descendantsRss(process.pid);
-        let peak = before;
-        const timer = setInterval(() => (peak = Math.max(peak, descendantsRss(process.pid))), 250);
-        const out = await bench(page, {
-          variant: 'verified',
-          sources: sources.urls.map((u) => `${u}f.bin`),
-          root: big.root,
-          size: opfsSize,
-          concurrency,
-          rangeSize,
-          opfs: true,
-        });
-        clearInterval(timer);
-        if (sources !== mirrors) await sources.close();
-        const growth = (peak - before) / MiB;
-        console.log(
-          `  ${opfsSize / MiB} MiB into OPFS: ${(opfsSize / 1e6 / (out.ms / 1000)).toFixed(0)} MB/s; browser RSS ${(before / MiB).toFixed(0)} MiB before, peak +${growth.toFixed(0)} MiB (bound: concurrency x range + 16 MiB = ${(concurrency * rangeSize) / MiB + 16} MiB)`,
-        );
-        await context.close();
-        rmSync(profile, { recursive: true, force: true });
+        try {
+          const page = await openPage(context, fixture.url);
+          const big = opfsSize === size ? main : content(opfsSize);
+          const sources = opfsSize === size ? mirrors : await startRangeSources(new Map([['f.bin', big.file]]), 2);
+          const before = descendantsRss(process.pid);
+          let peak = before;
+          const timer = setInterval(() => (peak = Math.max(peak, descendantsRss(process.pid))), 250);
+          const out = await bench(page, {
+            variant: 'verified',
+            sources: sources.urls.map((u) => `${u}f.bin`),
+            root: big.root,
+            size: opfsSize,
+            concurrency,
+            rangeSize,
+            store: kind,
+          });
+          clearInterval(timer);
+          if (sources !== mirrors) await sources.close();
+          const what = kind === 'opfs' ? 'into OPFS' : 'into a store that drops them (the engine alone)';
+          console.log(
+            `  ${opfsSize / MiB} MiB ${what}: ${(opfsSize / 1e6 / (out.ms / 1000)).toFixed(0)} MB/s; the browser's RSS peaked ${((peak - before) / MiB).toFixed(0)} MiB above its ${(before / MiB).toFixed(0)} MiB (bound: concurrency x range + 16 MiB = ${(concurrency * rangeSize) / MiB + 16} MiB)`,
+          );
+        } finally {
+          await context.close();
+          rmSync(profile, { recursive: true, force: true });
+        }
       }
     } finally {
       await browser.close();
