@@ -2,9 +2,14 @@
 // store's worker where the engine has it, IndexedDB where not) and IndexedDB everywhere. Groups
 // are recorded only once their bytes are stored, survive a reload that interrupts a download,
 // read back as written, and become the content's Blob; a full origin quota is the package's
-// quota error with nothing recorded.
+// quota error with nothing recorded; a private window that refuses OPFS falls back to IndexedDB.
+import { baoEncode } from '@blake3-web/stream';
+import { paint } from '@blake3-web/testkit';
+
+import { BROWSER_PATHS } from '../../scripts/browser-paths.mjs';
 import type { EnginePage } from '../fixtures/engine-page.ts';
 import { expect, skipWebKit, test } from '../fixtures/test.ts';
+import { startRangeSources } from '../server/range-sources.ts';
 
 const GROUP = 16 * 1024;
 /** Five whole groups and a short last one. */
@@ -181,4 +186,46 @@ test.describe('a full origin quota', () => {
       }
     });
   }
+});
+
+test.describe('a private window that refuses OPFS', () => {
+  skipWebKit('the window is Firefox’s, started by Playwright');
+  test.skip(({ engine }) => engine !== 'firefox', 'Firefox’s private windows refuse navigator.storage.getDirectory');
+
+  test('the default store falls back to IndexedDB, and download() works there', async ({ playwright, enginePage }) => {
+    void enginePage;
+    const browser = await playwright.firefox.launch({
+      channel: 'moz-firefox',
+      executablePath: BROWSER_PATHS.firefox,
+      firefoxUserPrefs: { 'browser.privatebrowsing.autostart': true },
+    });
+    const size = 200 * 1024 + 3;
+    const content = paint(size).map((b) => b ^ 0x66);
+    const { hash, encoded } = baoEncode(content, { outboard: true, chunkGroupLog: 4 });
+    const root = Buffer.from(hash).toString('hex');
+    const sources = await startRangeSources(new Map([['p.bin', { content, outboard: encoded }]]), 1);
+    try {
+      const page = await browser.newPage();
+      await page.goto(new URL('/e2e/pages/download.html', process.env.BLAKE3_E2E_URL).href);
+      await page.waitForFunction(() => globalThis.blake3Download !== undefined);
+      const outcome = await page.evaluate(
+        async ({ url, root, size }) => {
+          const refused = await navigator.storage.getDirectory().then(
+            () => null,
+            (e: Error) => e.name,
+          );
+          const run = await globalThis.blake3Download!.run({ sources: [url], root, size, salt: 0x66 });
+          const inIdb = (await globalThis.blake3Download!.download.idbStore().list()).find((d) => d.root === root);
+          return { refused, run, inIdb: inIdb ?? null };
+        },
+        { url: `${sources.urls[0]}p.bin`, root, size },
+      );
+      expect(outcome.refused).toBe('SecurityError');
+      expect(outcome.run).toEqual({ ok: true, size, same: true });
+      expect(outcome.inIdb).toEqual({ root, size, chunkGroupLog: 4, recordedBytes: size, complete: true });
+    } finally {
+      await sources.close();
+      await browser.close();
+    }
+  });
 });

@@ -18,6 +18,8 @@ export type OpfsCalls = {
   close: [args: [id: number], result: void];
   list: [args: [directory: string], result: StoredDownloadInfo[]];
   remove: [args: [directory: string, root: string], result: boolean];
+  /** Whether files can be kept here: the directory opens and files have sync access handles. */
+  probe: [args: [directory: string], result: void];
 };
 export type OpfsCall = keyof OpfsCalls;
 

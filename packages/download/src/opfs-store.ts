@@ -106,7 +106,7 @@ const own = (bytes: Uint8Array): Uint8Array => bytes.slice();
  * started on first use; a root open in one store (or tab) cannot be opened by another at the same
  * time, since sync access handles lock their files.
  */
-export function opfsStore(opts: OpfsStoreOpts = {}): DownloadStore {
+export function opfsStore(opts: OpfsStoreOpts = {}): DownloadStore & { probe(): Promise<void> } {
   if (typeof opts !== 'object' || opts === null) throw new TypeError(`opts must be an object, got ${String(opts)}`);
   const directory = opts.directory ?? 'blake3-web-download';
   if (typeof directory !== 'string' || directory.split('/').some((p) => p === '.' || p === '..'))
@@ -148,6 +148,8 @@ export function opfsStore(opts: OpfsStoreOpts = {}): DownloadStore {
       };
     },
     list: (): Promise<StoredDownloadInfo[]> => client.call('list', directory),
+    /** Rejects if this engine cannot keep files here (what `browserStore()` asks first). */
+    probe: (): Promise<void> => client.call('probe', directory),
     remove: (root: string): Promise<boolean> => client.call('remove', directory, root),
   };
 }

@@ -278,6 +278,14 @@ const calls: { [K in keyof OpfsCalls]: (...args: OpfsCalls[K][0]) => OpfsCalls[K
     }
     return out;
   },
+  async probe(dirName) {
+    // Rejects where OPFS is refused (Firefox's private windows: SecurityError) or where its files
+    // have no sync access handles (Safari before 15.2).
+    await directory(dirName);
+    const handle = (globalThis as { FileSystemFileHandle?: { prototype: object } }).FileSystemFileHandle;
+    if (!handle || typeof (handle.prototype as Partial<FileHandle>).createSyncAccessHandle !== 'function')
+      throw new TypeError('this engine has OPFS files without createSyncAccessHandle');
+  },
   async remove(dirName, root) {
     if (!ROOT_HEX.test(root)) throw new TypeError(`root must be 64 lowercase hex digits, got ${JSON.stringify(root)}`);
     const open = byRoot.get(root);
