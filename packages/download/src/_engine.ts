@@ -16,6 +16,7 @@ import { fetchRange, NotTheSource, type RangeRequest } from './_fetch-range.js';
 import { LeafHashes, OutboardMismatch } from './_leaf-hashes.js';
 import { MAX_STRIKES, SourceFault, SourcePool, type Source } from './_sources.js';
 import type { DownloadStore, GroupRun, StoredContent } from './store.js';
+import { groupLen, merge, plan, recheck, type Range } from './_group-runs.js';
 
 /** Where verified bytes go besides the store, and how far ahead ranges may start. */
 export type Delivery = {
@@ -37,12 +38,8 @@ export type Delivery = {
 
 export type Finished = { leaves: LeafHashes; stored: StoredContent; opts: ResolvedOpts };
 
-/** Bytes read back at a time when stored groups are checked again. */
-const RECHECK_BYTES = 4 << 20;
 /** Least time between two progress reports. */
 const PROGRESS_MS = 50;
-
-type Range = RangeRequest & { failedOn: Set<Source>; attempts: number };
 
 /** Checks the arguments now (a TypeError or RangeError), and returns the download to run. */
 export function prepare(sources: unknown, opts: unknown, delivery?: Delivery): () => Promise<Finished> {
@@ -283,68 +280,6 @@ async function run(pool: SourcePool, opts: ResolvedOpts, delivery: Delivery | un
     outer?.removeEventListener('abort', onAbort);
     delivery?.signal?.removeEventListener('abort', onCancel);
   }
-}
-
-/** The missing groups before `end`, as ranges of at most `perRange` groups, in order. */
-function plan(have: Uint8Array, end: number, perRange: number): Range[] {
-  const ranges: Range[] = [];
-  for (let g = 0; g < end;) {
-    if (have[g]) {
-      g++;
-      continue;
-    }
-    let n = 0;
-    while (g + n < end && !have[g + n] && n < perRange) n++;
-    ranges.push({ first: g, count: n, failedOn: new Set(), attempts: 0 });
-    g += n;
-  }
-  return ranges;
-}
-
-/** Recorded groups that still verify, as runs; marks them in `have`. */
-async function recheck(stored: StoredContent, tree: LeafHashes, have: Uint8Array): Promise<GroupRun[]> {
-  const good: GroupRun[] = [];
-  const perRead = Math.max(1, Math.floor(RECHECK_BYTES / tree.groupBytes));
-  for (const run of stored.recorded) {
-    for (let g = run.first; g < run.first + run.count;) {
-      if (g >= tree.groups) break;
-      if (have[g]) {
-        g++;
-        continue;
-      }
-      const n = Math.min(perRead, run.first + run.count - g, tree.groups - g);
-      const start = g * tree.groupBytes;
-      const end = Math.min(tree.size, (g + n) * tree.groupBytes);
-      const bytes = await stored.read(start, end - start);
-      // A verify stops at the first group that fails; the groups after it are checked on their own.
-      for (let at = 0; bytes.length === end - start && at < n;) {
-        const ok = tree.verify(g + at, bytes.subarray(at * tree.groupBytes));
-        for (let i = 0; i < ok; i++) have[g + at + i] = 1;
-        if (ok > 0) good.push({ first: g + at, count: ok });
-        at += ok + 1;
-      }
-      g += n;
-    }
-  }
-  return merge(good);
-}
-
-/** Runs sorted and joined where they touch. */
-function merge(runs: readonly GroupRun[]): GroupRun[] {
-  const sorted = runs.slice().sort((a, b) => a.first - b.first);
-  const out: GroupRun[] = [];
-  for (const r of sorted) {
-    const last = out[out.length - 1];
-    if (last && last.first + last.count >= r.first)
-      out[out.length - 1] = { first: last.first, count: Math.max(last.count, r.first + r.count - last.first) };
-    else out.push({ first: r.first, count: r.count });
-  }
-  return out;
-}
-
-function groupLen(tree: LeafHashes, g: number): number {
-  const { start, end } = tree.groupBounds(g);
-  return end - start;
 }
 
 function describeRange(tree: LeafHashes, range: RangeRequest): string {

@@ -3,6 +3,7 @@
  * process, so nothing resumes; the bytes are held once, in the Blob's parts.
  * @module
  */
+import { anumber, describe } from '@blake3-web/core/_assert';
 import { DownloadQuotaError } from './errors.js';
 import type { ContentShape, DownloadStore, GroupRun, StoredContent, StoredDownloadInfo } from './store.js';
 
@@ -15,7 +16,8 @@ type Entry = {
 
 /** A store that keeps downloads in this realm's memory, at most `maxBytes` of content in all. */
 export function memoryStore(opts: { maxBytes?: number } = {}): DownloadStore {
-  const maxBytes = opts.maxBytes ?? Number.MAX_SAFE_INTEGER;
+  if (typeof opts !== 'object' || opts === null) throw new TypeError(`opts must be an object, got ${describe(opts)}`);
+  const maxBytes = opts.maxBytes === undefined ? Number.MAX_SAFE_INTEGER : anumber(opts.maxBytes, 'opts.maxBytes');
   const entries = new Map<string, Entry>();
   /** Content bytes held by every entry. */
   let held = 0;

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
-import { download, downloadStream } from '../src/index.ts';
+import { download, downloadStream, memoryStore } from '../src/index.ts';
 
 const root = 'af1349b9f5f9a1a6a0404dea36dcc9499bcb25c9adc112b7cc9a93cae41f3262';
 const url = 'http://127.0.0.1:1/file.bin';
@@ -85,6 +85,12 @@ describe('bad arguments throw at once, naming the argument and what arrived', ()
       () => download(url, { root, outboard: 7 as never }),
       TypeError,
       /opts.outboard must be a URL or a string, got 7/,
+    ],
+    [
+      'memoryStore maxBytes',
+      () => memoryStore({ maxBytes: -1 }),
+      RangeError,
+      /opts.maxBytes must be a non-negative safe integer, got -1/,
     ],
     ['stream: root', () => downloadStream(url, { root: '' }), RangeError, /opts.root must be 64 hex digits, got 0/],
   ];

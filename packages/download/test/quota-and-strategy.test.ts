@@ -70,3 +70,47 @@ describe('a slow store', { timeout: 60_000 }, () => {
     }
   });
 });
+
+describe('the order of writes and records', { timeout: 60_000 }, () => {
+  it('commits a group only after its write finished, through faults and refetches', async () => {
+    const { content, root, outboard } = fixture(1_200_000, 43);
+    const mirrors = await startMirrors(content, outboard, [
+      { rangeFault: (n) => (n % 2 === 1 ? 'flip' : undefined) },
+      { rangeFault: (n) => (n % 3 === 0 ? 'truncate' : n % 3 === 1 ? 'reset' : undefined) },
+      {},
+    ]);
+    try {
+      const inner = memoryStore();
+      const written = new Set<number>();
+      let commits = 0;
+      const checked: DownloadStore = {
+        ...inner,
+        async open(r, shape) {
+          const stored = await inner.open(r, shape);
+          return {
+            ...stored,
+            recorded: stored.recorded,
+            async write(offset, bytes) {
+              await new Promise((resolve) => setTimeout(resolve, 1));
+              await stored.write(offset, bytes);
+              for (let at = offset; at < offset + Math.max(bytes.length, 1); at += 16384) written.add(at / 16384);
+            },
+            async commit(runs) {
+              for (const run of runs)
+                for (let g = run.first; g < run.first + run.count; g++)
+                  assert.ok(written.has(g), `group ${g} recorded before its bytes were written`);
+              commits++;
+              return stored.commit(runs);
+            },
+          };
+        },
+      };
+      const blob = await download(mirrors.urls, { root, store: checked, rangeSize: 65536, concurrency: 4 });
+      assert.deepEqual(await bytesOf(blob), content);
+      assert.ok(commits > 0);
+      await assertRecordedIsContent(inner, root, content, 4);
+    } finally {
+      await mirrors.close();
+    }
+  });
+});
