@@ -79,9 +79,18 @@ export type ServerApp = Pick<App, 'name' | 'dir' | 'install' | 'devDependencies'
 // Route handlers on Next's edge runtime, run by `next start` (next-edge.spec.ts, no browser).
 export const NEXT_EDGE: ServerApp = { name: 'next edge', dir: 'next-edge', install: 'next-edge' };
 
+/** The verified-download example (examples/download-vite): Vite 8's dev server and its build. */
+export const DOWNLOAD_APPS: readonly Pick<
+  App,
+  'name' | 'dir' | 'install' | 'mode' | 'serve' | 'devDependencies' | 'viteConfig'
+>[] = [
+  { name: 'download vite8 dev', dir: 'download-vite', install: 'download-vite', mode: 'dev' },
+  { name: 'download vite8 build', dir: 'download-vite', install: 'download-vite', mode: 'build', serve: 'dist' },
+];
+
 export function installs(): Install[] {
   const seen = new Map<string, Install>();
-  for (const app of [...APPS, NEXT_EDGE]) {
+  for (const app of [...APPS, ...DOWNLOAD_APPS, NEXT_EDGE]) {
     if (!seen.has(app.install))
       seen.set(app.install, { key: app.install, dir: app.dir, devDependencies: app.devDependencies });
   }

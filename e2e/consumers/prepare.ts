@@ -10,8 +10,11 @@ import { join } from 'node:path';
 import { repoRoot } from '../../servers/fixture-server.ts';
 import { installs, type Install, type ServerApp } from './apps.ts';
 
-/** The published packages an app needs: the worker, the upload package and what they depend on. */
-const PACKAGES = ['core', 'worker', 'upload'];
+/**
+ * The published packages the apps need: the worker, the upload package, the download package,
+ * the CLI (the download example publishes its file with b3web-publish) and what they depend on.
+ */
+const PACKAGES = ['core', 'worker', 'stream', 'upload', 'download', 'cli'];
 
 /** Apps live outside the repo so nothing from the workspace resolves; one tree per checkout. */
 export const appsRoot = join(

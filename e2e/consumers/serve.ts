@@ -25,11 +25,25 @@ export async function serveStatic(root: string): Promise<Served> {
     const file = join(root, path.endsWith('/') || path === '' || path === '.' ? join(path, 'index.html') : path);
     stat(file).then((info) => {
       if (!info.isFile()) return notFound();
-      res.writeHead(200, {
-        'Content-Type': mimeType(file),
-        'Content-Length': String(info.size),
-        'Cache-Control': 'no-store',
-      });
+      const headers = { 'Content-Type': mimeType(file), 'Accept-Ranges': 'bytes', 'Cache-Control': 'no-store' };
+      // One range, as static hosts and CDNs answer it (the download example fetches by ranges).
+      const m = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? '');
+      if (m) {
+        const start = Number(m[1]);
+        const end = Math.min(info.size, m[2] === '' ? info.size : Number(m[2]) + 1);
+        if (start >= info.size || end <= start) {
+          res.writeHead(416, { ...headers, 'Content-Range': `bytes */${info.size}` });
+          return void res.end();
+        }
+        res.writeHead(206, {
+          ...headers,
+          'Content-Length': String(end - start),
+          'Content-Range': `bytes ${start}-${end - 1}/${info.size}`,
+        });
+        return void createReadStream(file, { start, end: end - 1 }).pipe(res);
+      }
+      res.writeHead(200, { ...headers, 'Content-Length': String(info.size) });
+      if (req.method === 'HEAD') return void res.end();
       createReadStream(file).pipe(res);
     }, notFound);
   });

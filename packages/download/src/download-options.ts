@@ -57,7 +57,10 @@ export type DownloadOpts = {
   stallTimeout?: number;
   /** The largest outboard accepted (default 64 MiB: 16 GiB of content in 16 KiB groups). */
   maxOutboardBytes?: number;
-  /** Where verified groups go (default: memory, nothing resumes). */
+  /**
+   * Where verified groups go (default: in a browser `browserStore()`, the Origin Private File
+   * System or else IndexedDB, so a download resumes after a reload; elsewhere memory).
+   */
   store?: DownloadStore;
   /** Headers sent with every request (authorization, say); `Range` is the download's own. */
   headers?: HeadersInit;
@@ -202,7 +205,9 @@ export function resolveOpts(opts: unknown): ResolvedOpts {
     maxOutboardBytes,
     store,
     headers,
-    fetch: doFetch,
+    // Called as a method of the resolved options below: browsers refuse a fetch whose `this` is
+    // not the global (Window.fetch, WorkerGlobalScope.fetch), so it is called unbound.
+    fetch: (input, init) => doFetch(input, init),
     signal: o.signal,
     onProgress: o.onProgress,
   };

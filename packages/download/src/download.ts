@@ -1,6 +1,6 @@
 import { prepare } from './_engine.js';
 import type { DownloadOpts, SourceInput } from './download-options.js';
-import { memoryStore } from './memory-store.js';
+import { defaultStore } from './browser-store.js';
 
 /**
  * Downloads the content whose BLAKE3 hash is `opts.root` from `sources` (one URL, or mirrors of
@@ -20,7 +20,7 @@ import { memoryStore } from './memory-store.js';
  * ```
  */
 export function download(sources: SourceInput | readonly SourceInput[], opts: DownloadOpts): Promise<Blob> {
-  const start = prepare(sources, opts, { defaultStore: () => memoryStore() });
+  const start = prepare(sources, opts, { defaultStore });
   return start().then(async ({ stored }) => {
     try {
       return await stored.blob();

@@ -1,14 +1,19 @@
-// A model of a network link for the upload benchmarks: a TCP proxy on 127.0.0.1 that forwards
-// the browser's bytes to the server at no more than a given rate (a token bucket paced per
-// piece), and the answers back as they come. It models a link's bandwidth, not its latency or
-// losses: a real 1 Gbit/s link to a remote server is where the network, not the CPU, sets the pace.
+// A model of a network link for the benchmarks: a TCP proxy on 127.0.0.1 that carries one
+// direction of a connection (the browser's bytes to the server for uploads, the answers back for
+// downloads) at no more than a given rate (a token bucket paced per piece), and the other as it
+// comes. It models a link's bandwidth, not its latency or losses: a real 1 Gbit/s link to a
+// remote server is where the network, not the CPU, sets the pace.
 import { createServer, connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 
-/** Forwards 127.0.0.1:<port> to `target` (an http://127.0.0.1:port/... URL) at `bytesPerSecond` upstream. */
+/**
+ * Forwards 127.0.0.1:<port> to `target` (an http://127.0.0.1:port/... URL) at `bytesPerSecond`
+ * upstream (the client's bytes: uploads), or downstream (the server's answers: downloads).
+ */
 export async function startLink(
   target: string,
   bytesPerSecond: number,
+  direction: 'upstream' | 'downstream' = 'upstream',
 ): Promise<{ endpoint: string; close(): Promise<void> }> {
   const url = new URL(target);
   const sockets = new Set<Socket>();
@@ -19,19 +24,20 @@ export async function startLink(
       s.on('close', () => sockets.delete(s));
       s.on('error', () => undefined);
     }
+    const [from, to] = direction === 'upstream' ? [client, upstream] : [upstream, client];
     // Each piece may leave once the link would have carried everything before it.
     let free = performance.now();
-    client.on('data', (piece: Buffer) => {
+    from.on('data', (piece: Buffer) => {
       const now = performance.now();
       free = Math.max(free, now) + (piece.length / bytesPerSecond) * 1000;
-      upstream.write(piece);
+      to.write(piece);
       if (free - now > 1) {
-        client.pause();
-        setTimeout(() => client.resume(), free - now);
+        from.pause();
+        setTimeout(() => from.resume(), free - now);
       }
     });
-    client.on('end', () => upstream.end());
-    upstream.pipe(client);
+    from.on('end', () => to.end());
+    to.pipe(from);
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
   });

@@ -106,7 +106,11 @@ export class WorkerHasher {
    * input will be checked (see `confirmed`), or undefined when the hasher has already taken more
    * than the checkpoint covers and cannot check it.
    */
-  expectCheckpoint(checkpoint: unknown, upload: string, size: number = Number.MAX_SAFE_INTEGER): Promise<number | undefined> {
+  expectCheckpoint(
+    checkpoint: unknown,
+    upload: string,
+    size: number = Number.MAX_SAFE_INTEGER,
+  ): Promise<number | undefined> {
     try {
       if (typeof upload !== 'string') throw new TypeError(`upload must be a string, got ${describe(upload)}`);
       anumber(size, 'size');

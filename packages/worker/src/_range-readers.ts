@@ -38,7 +38,12 @@ function shortRead(start: number, end: number, got: number): DOMException {
  * `stallMs`. A File whose file shrank on disk reads short in Firefox (153) instead of failing as
  * Chromium and WebKit do; short bytes must never reach a hash.
  */
-export async function readBlobRange(blob: Blob, start: number, end: number, stallMs: number = STALL_MS): Promise<Uint8Array> {
+export async function readBlobRange(
+  blob: Blob,
+  start: number,
+  end: number,
+  stallMs: number = STALL_MS,
+): Promise<Uint8Array> {
   const read = blob.slice(start, end).arrayBuffer();
   const bytes = new Uint8Array(await readOrStall(read, stallMs, `reading bytes [${start}, ${end})`));
   if (bytes.length !== end - start) throw shortRead(start, end, bytes.length);

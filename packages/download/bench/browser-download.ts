@@ -1,0 +1,193 @@
+// Verified downloads in Chromium and Firefox from mirrors on 127.0.0.1 (servers/range-sources.ts),
+// against the same ranges fetched unverified at the same concurrency (servers/pages/download.html's
+// `bench`): rounds interleave the two, medians and their ratio are printed with the load average.
+// Then, optionally, the same through the 200 Mbit/s link model of the upload bench (the mirrors'
+// answers paced), a download into OPFS with the browser's memory sampled (the RSS of its whole
+// process tree: page, worker and the rest), and a run where one range arrives with a flipped byte,
+// reporting how many bytes were fetched twice. Not a test: numbers come from a quiet machine.
+//   node --import tsx packages/download/bench/browser-download.ts [MiB] [rounds] [engines]
+//     [parts: local,link,opfs,discard,corrupt] [OPFS MiB]
+import { baoEncode } from '@blake3-web/stream';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, firefox, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { startFixtureServer } from '../../../servers/fixture-server.ts';
+import { startRangeSources, type RangeSources } from '../../../servers/range-sources.ts';
+import { LAUNCH_OPTIONS } from '../../../scripts/browser-paths.mjs';
+import { startLink } from '../../upload/bench/_link.ts';
+
+const MiB = 1024 * 1024;
+const args = process.argv.slice(2).filter((a) => a !== '--');
+const size = Number(args[0] ?? 256) * MiB;
+const rounds = Number(args[1] ?? 5);
+const engines = (args[2] ?? 'chromium,firefox').split(',') as ('chromium' | 'firefox')[];
+const parts = new Set((args[3] ?? 'local,link,opfs,discard,corrupt').split(','));
+const opfsSize = Number(args[4] ?? 2048) * MiB;
+const concurrency = 4;
+const rangeSize = 2 * MiB;
+const LINK_BYTES_PER_SECOND = 200e6 / 8;
+
+type BenchOut = { ms: number; bytes: number };
+type BenchPage = { blake3Download?: { bench(o: object): Promise<BenchOut> }; blake3WebError?: string };
+
+const median = (xs: number[]) => xs.slice().sort((a, b) => a - b)[xs.length >> 1];
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+
+/** Painted content (byte i is i % 251) of `bytes`, its outboard (16 KiB groups) and root. */
+function content(bytes: number) {
+  const data = new Uint8Array(bytes);
+  for (let i = 0; i < bytes; i++) data[i] = i % 251;
+  const { hash, encoded } = baoEncode(data, { outboard: true, chunkGroupLog: 4 });
+  return { file: { content: data, outboard: encoded }, root: Buffer.from(hash).toString('hex') };
+}
+
+/**
+ * Resident memory of a process's descendants (not the process itself), from /proc (Linux):
+ * Playwright starts the browser as a child of this process, so this is the browser's whole tree.
+ */
+function descendantsRss(pid: number): number {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  let total = 0;
+  const walk = (p: number) => {
+    try {
+      const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${p}/status`, 'utf8'));
+      if (rss) total += Number(rss[1]) * 1024;
+    } catch {
+      return;
+    }
+    for (const c of children.get(p) ?? []) walk(c);
+  };
+  for (const c of children.get(pid) ?? []) walk(c);
+  return total;
+}
+
+async function openPage(browser: Browser | BrowserContext, url: string): Promise<Page> {
+  const page = await browser.newPage();
+  await page.goto(`${url}/servers/pages/download.html`);
+  await page.waitForFunction(
+    () =>
+      (globalThis as BenchPage).blake3Download !== undefined || (globalThis as BenchPage).blake3WebError !== undefined,
+  );
+  const error = await page.evaluate(() => (globalThis as BenchPage).blake3WebError ?? null);
+  if (error) throw new Error(error);
+  return page;
+}
+
+const bench = (page: Page, o: object) => page.evaluate((x) => (globalThis as BenchPage).blake3Download!.bench(x), o);
+
+/** Verified against plain, interleaved, through `urls`; prints medians and the ratio. */
+async function compare(page: Page, label: string, urls: string[], root: string, bytes: number): Promise<void> {
+  const ms: Record<string, number[]> = { verified: [], plain: [] };
+  for (let r = 0; r < rounds; r++) {
+    for (const variant of r % 2 ? ['plain', 'verified'] : ['verified', 'plain']) {
+      const out = await bench(page, { variant, sources: urls, root, size: bytes, concurrency, rangeSize });
+      if (out.bytes !== bytes) throw new Error(`${label} ${variant}: ${out.bytes} bytes of ${bytes}`);
+      ms[variant].push(out.ms);
+    }
+  }
+  const mbps = (m: number) => bytes / 1e6 / (m / 1000);
+  const v = median(ms.verified);
+  const p = median(ms.plain);
+  console.log(
+    `  ${label}: verified ${mbps(v).toFixed(0)} MB/s, plain ${mbps(p).toFixed(0)} MB/s, ratio ${(p / v).toFixed(3)} (${rounds} rounds, load ${load()})`,
+  );
+}
+
+const fixture = await startFixtureServer();
+const main = content(size);
+const mirrors: RangeSources = await startRangeSources(new Map([['f.bin', main.file]]), 2);
+const local = mirrors.urls.map((u) => `${u}f.bin`);
+const links = parts.has('link')
+  ? await Promise.all(mirrors.urls.map((u) => startLink(u, LINK_BYTES_PER_SECOND, 'downstream')))
+  : [];
+console.log(
+  `${size / MiB} MiB from 2 mirrors, concurrency ${concurrency}, ranges of ${rangeSize / MiB} MiB; load before: ${load()}`,
+);
+try {
+  for (const engine of engines) {
+    const browser = await { chromium, firefox }[engine].launch(LAUNCH_OPTIONS[engine]);
+    try {
+      console.log(engine);
+      const page = await openPage(browser, fixture.url);
+      if (parts.has('local')) await compare(page, 'local', local, main.root, size);
+      if (parts.has('link'))
+        await compare(
+          page,
+          'through a 200 Mbit/s link per mirror',
+          links.map((l) => `${l.endpoint}f.bin`),
+          main.root,
+          size,
+        );
+      if (parts.has('corrupt')) {
+        mirrors.resetCounters();
+        mirrors.setBehaviour(0, { fault: (n) => (n === 1 ? 'flip' : undefined) });
+        const out = await bench(page, {
+          variant: 'verified',
+          sources: local,
+          root: main.root,
+          size,
+          concurrency,
+          rangeSize,
+        });
+        mirrors.setBehaviour(0, {});
+        const fetched = mirrors.counters[0].contentBytes + mirrors.counters[1].contentBytes;
+        console.log(
+          `  one flipped byte: ${out.bytes === size ? 'the content' : 'WRONG SIZE'}, ${fetched - size} bytes fetched twice (${((fetched - size) / 1024).toFixed(0)} KiB; ranges of ${rangeSize / MiB} MiB)`,
+        );
+      }
+      for (const kind of ['opfs', 'discard'] as const) {
+        if (!parts.has(kind)) continue;
+        // A profile on disk: a plain launch's pages are off the record, where the engine keeps
+        // the origin's files (OPFS included) in memory.
+        const profile = mkdtempSync(join(tmpdir(), 'blake3-download-bench-profile-'));
+        const context = await { chromium, firefox }[engine].launchPersistentContext(profile, LAUNCH_OPTIONS[engine]);
+        try {
+          const page = await openPage(context, fixture.url);
+          const big = opfsSize === size ? main : content(opfsSize);
+          const sources = opfsSize === size ? mirrors : await startRangeSources(new Map([['f.bin', big.file]]), 2);
+          const before = descendantsRss(process.pid);
+          let peak = before;
+          const timer = setInterval(() => (peak = Math.max(peak, descendantsRss(process.pid))), 250);
+          const out = await bench(page, {
+            variant: 'verified',
+            sources: sources.urls.map((u) => `${u}f.bin`),
+            root: big.root,
+            size: opfsSize,
+            concurrency,
+            rangeSize,
+            store: kind,
+          });
+          clearInterval(timer);
+          if (sources !== mirrors) await sources.close();
+          const what = kind === 'opfs' ? 'into OPFS' : 'into a store that drops them (the engine alone)';
+          console.log(
+            `  ${opfsSize / MiB} MiB ${what}: ${(opfsSize / 1e6 / (out.ms / 1000)).toFixed(0)} MB/s; the browser's RSS peaked ${((peak - before) / MiB).toFixed(0)} MiB above its ${(before / MiB).toFixed(0)} MiB (bound: concurrency x range + 16 MiB = ${(concurrency * rangeSize) / MiB + 16} MiB)`,
+          );
+        } finally {
+          await context.close();
+          rmSync(profile, { recursive: true, force: true });
+        }
+      }
+    } finally {
+      await browser.close();
+    }
+  }
+} finally {
+  await Promise.all(links.map((l) => l.close()));
+  await mirrors.close();
+  await fixture.close();
+}
