@@ -1,16 +1,8 @@
 import { bytesToHex, constantTimeEqual } from '@blake3-web/core';
-import { hashSubtrees, mergeManySubtreesNonRoot } from '@blake3-web/core/hazmat';
+import { hashSubtrees, leftSubtreeLen, mergeManySubtreesNonRoot } from '@blake3-web/core/hazmat';
 import { IntegrityError } from '../integrity-error.js';
 import { leafChainingValue, parentChainingValue } from './_node-hash.js';
-import {
-  CHUNK_LEN,
-  CV_LEN,
-  leftSubtreeBytes,
-  PARENT_LEN,
-  readLengthHeader,
-  sliceRange,
-  wantedSubtree,
-} from './tree-shape.js';
+import { CHUNK_LEN, CV_LEN, PARENT_LEN, readLengthHeader, sliceRange, wantedSubtree } from './tree-shape.js';
 
 /** The next node in the encoding, which the driver reads and hands to the matching method. */
 export type NodeKind = 'header' | 'parent' | 'leaf' | 'done';
@@ -92,7 +84,7 @@ export class TreeVerifier {
     this.#check(actual, top, 'parent node');
     this.#atRoot = false;
     const { start, len } = this;
-    const left = leftSubtreeBytes(len);
+    const left = leftSubtreeLen(len);
     // The right subtree takes this node's place on the stack; the left goes on top of it.
     this.#starts[top] = start + left;
     this.#lens[top] = len - left;
@@ -168,7 +160,7 @@ export class TreeVerifier {
       }
       const i = p++;
       diff |= i === 0 && rootCv ? differ(words(rootCv), 0, want, at) : differ(innerWords, 8 * i, want, at);
-      const left = full ? n / 2 : leftSubtreeBytes(n);
+      const left = full ? n / 2 : leftSubtreeLen(n);
       walk(left, true, parentWords, 16 * i);
       walk(n - left, full, parentWords, 16 * i + 8);
     };

@@ -4,6 +4,7 @@
  * @module
  */
 import { BLOCK_LEN, CHUNK_LEN, OUT_LEN } from '@blake3-web/core';
+import { leftSubtreeLen } from '@blake3-web/core/hazmat';
 
 /** Bytes in a BLAKE3 chunk, the leaf of the tree when `chunkGroupLog` is 0. */
 export { CHUNK_LEN };
@@ -22,20 +23,6 @@ export function leafLen(chunkGroupLog: number): number {
 /** Leaves in content of `contentLen` bytes: the empty content is one empty leaf. */
 export function leafCount(contentLen: number, leafBytes: number): number {
   return contentLen === 0 ? 1 : Math.ceil(contentLen / leafBytes);
-}
-
-/**
- * Bytes in the left subtree of a subtree of `len` bytes (more than one leaf): the largest power of
- * two chunks that leaves at least one byte on the right, BLAKE3's split rule. With chunk groups
- * the result is still that number, which is then a multiple of the group size.
- */
-export function leftSubtreeBytes(len: number): number {
-  const fullChunks = Math.floor((len - 1) / CHUNK_LEN);
-  // Math.log2 may round either way near a power of two: correct it to the exact power.
-  let p = 2 ** Math.floor(Math.log2(fullChunks));
-  if (p > fullChunks) p /= 2;
-  else if (p * 2 <= fullChunks) p *= 2;
-  return p * CHUNK_LEN;
 }
 
 /** Bytes of the combined encoding of a subtree of `len` bytes: its parents and its content. */
@@ -128,7 +115,7 @@ export function* preOrder(contentLen: number, opts: WalkOpts): Generator<TreeNod
     else if (len <= leafBytes) yield { kind: 'leaf', start, len, root };
     else {
       yield { kind: 'parent', start, len, root };
-      const left = leftSubtreeBytes(len);
+      const left = leftSubtreeLen(len);
       starts.push(start + left, start);
       lens.push(len - left, left);
     }
@@ -144,7 +131,7 @@ export function* preOrder(contentLen: number, opts: WalkOpts): Generator<TreeNod
 export function visitSubtree(len: number, leafBytes: number, parent: () => void, leaf: (len: number) => void): void {
   if (len <= leafBytes) return leaf(len);
   parent();
-  const left = leftSubtreeBytes(len);
+  const left = leftSubtreeLen(len);
   visitSubtree(left, leafBytes, parent, leaf);
   visitSubtree(len - left, leafBytes, parent, leaf);
 }
