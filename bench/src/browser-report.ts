@@ -1,5 +1,5 @@
 import type { BatchResult } from './batch-measure.ts';
-import type { Algorithm, Mode } from './candidate.ts';
+import type { Algorithm, CallStyle } from './candidate.ts';
 import type { Cell } from './run-rounds.ts';
 import type { TaskRow } from './task-row.ts';
 import type { Verification } from './verify.ts';
@@ -18,7 +18,7 @@ export interface BrowserBenchReport {
   readonly timerStepUs: number;
   readonly config: {
     readonly sizes: readonly number[];
-    readonly modes: readonly Mode[];
+    readonly modes: readonly CallStyle[];
     readonly rounds: number;
     readonly targetMs: number;
     readonly updateSize: number;

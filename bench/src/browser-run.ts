@@ -10,7 +10,7 @@ import { kernelBatch } from './batch-kernel.ts';
 import { measureBatches } from './batch-measure.ts';
 import type { BrowserBenchReport } from './browser-report.ts';
 import type { TaskRow } from './task-row.ts';
-import type { Candidate, Mode, Reference } from './candidate.ts';
+import type { Candidate, CallStyle, Reference } from './candidate.ts';
 import {
   blake3JitCandidate,
   coreCandidates,
@@ -173,7 +173,7 @@ export async function runBrowserBench(opts: BrowserRunOptions): Promise<BrowserB
   const sizes = opts.sizes ?? (quick ? [64, 1024, 64 * 1024, 1024 * 1024] : SIZES);
   const poolBytes = opts.poolBytes ?? (quick ? 8 << 20 : 256 << 20);
   const streamBytes = opts.streamBytes ?? (quick ? 4 << 20 : 64 << 20);
-  const modes: Mode[] = ['one-shot', 'incremental'];
+  const modes: CallStyle[] = ['one-shot', 'incremental'];
   const started = performance.now();
   const date = new Date().toISOString();
 

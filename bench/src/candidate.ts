@@ -2,7 +2,7 @@
 export type Algorithm = 'blake3' | 'sha256';
 
 /** How the input reaches the implementation. */
-export type Mode = 'one-shot' | 'incremental';
+export type CallStyle = 'one-shot' | 'incremental';
 
 /**
  * One implementation as the runner sees it: plain synchronous functions, so that the same runner

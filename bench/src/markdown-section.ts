@@ -1,12 +1,12 @@
 // Turns a BenchReport into the Markdown section of docs/BENCHMARKS.md. Pure: browser runs can
 // format their own sections with it.
-import type { Mode } from './candidate.ts';
+import type { CallStyle } from './candidate.ts';
 import type { BenchReport } from './report.ts';
 import type { Cell } from './run-rounds.ts';
 import { formatSize } from './sizes.ts';
 import { median } from './stats.ts';
 
-const MODE_TITLE: Record<Mode, (updateSize: number) => string> = {
+const MODE_TITLE: Record<CallStyle, (updateSize: number) => string> = {
   'one-shot': () => 'One-shot: the whole input in one call',
   incremental: (u) => `Incremental: a fresh hasher fed ${formatSize(u)} updates, then digest`,
 };
@@ -15,7 +15,7 @@ function formatMbps(v: number): string {
   return v >= 100 ? v.toFixed(0) : v.toFixed(1);
 }
 
-function findCell(cells: readonly Cell[], mode: Mode, candidate: string, size: number): Cell | undefined {
+function findCell(cells: readonly Cell[], mode: CallStyle, candidate: string, size: number): Cell | undefined {
   return cells.find((c) => c.mode === mode && c.candidate === candidate && c.size === size);
 }
 
@@ -23,7 +23,7 @@ function findCell(cells: readonly Cell[], mode: Mode, candidate: string, size: n
 /** The parts of a report the throughput tables read; browser reports have them too. */
 export type ThroughputData = Pick<BenchReport, 'config' | 'candidates' | 'verifications' | 'cells' | 'baseline'>;
 
-export function throughputTable(report: ThroughputData, mode: Mode): string {
+export function throughputTable(report: ThroughputData, mode: CallStyle): string {
   const sizes = report.config.sizes;
   const head = `| implementation | ${sizes.map((s) => `${formatSize(s)} MB/s | ×`).join(' | ')} |`;
   const rule = `|:--|${sizes.map(() => '--:|--:').join('|')}|`;

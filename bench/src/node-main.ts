@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { backend, blake3, ready, setBackend } from '@blake3-web/core';
 
 import { measureBundles } from './bundle-size.ts';
-import type { Candidate, Mode, Reference } from './candidate.ts';
+import type { Candidate, CallStyle, Reference } from './candidate.ts';
 import {
   blake3JitCandidate,
   coreCandidates,
@@ -50,7 +50,7 @@ const quick = args.quick ?? false;
 const rounds = Number(args.rounds ?? (quick ? 5 : 41));
 const targetMs = Number(args['target-ms'] ?? (quick ? 10 : 30));
 const write = !quick && !(args['no-write'] ?? false);
-const modes: Mode[] = ['one-shot', 'incremental'];
+const modes: CallStyle[] = ['one-shot', 'incremental'];
 const clock: Clock = clockArg(args.clock);
 
 const require = createRequire(import.meta.url);

@@ -1,5 +1,5 @@
 import type { BundleSize } from './bundle-size.ts';
-import type { Algorithm, Mode } from './candidate.ts';
+import type { Algorithm, CallStyle } from './candidate.ts';
 import type { CoreRevision } from './core-revision.ts';
 import type { Machine } from './machine-node.ts';
 import type { Cell } from './run-rounds.ts';
@@ -16,7 +16,7 @@ export interface BenchReport {
   readonly machine: Machine;
   readonly config: {
     readonly sizes: readonly number[];
-    readonly modes: readonly Mode[];
+    readonly modes: readonly CallStyle[];
     readonly rounds: number;
     readonly targetMs: number;
     readonly updateSize: number;

@@ -1,6 +1,6 @@
 // The measuring core: verification, calibration and interleaved rounds. Pure ESM with no Node or
 // DOM APIs, so a browser page can drive it with its own candidates, clock and logger.
-import type { Candidate, Mode, Reference } from './candidate.ts';
+import type { Candidate, CallStyle, Reference } from './candidate.ts';
 import { calibrate, megabytesPerSecond, sinkValue, timeCalls } from './measure.ts';
 import { paintInput, splitInput } from './sizes.ts';
 import { median, quantile } from './stats.ts';
@@ -10,7 +10,7 @@ export interface RunOptions {
   readonly candidates: readonly Candidate[];
   readonly reference: Reference;
   readonly sizes: readonly number[];
-  readonly modes: readonly Mode[];
+  readonly modes: readonly CallStyle[];
   /** Each round samples every verified (mode, size, candidate) cell once. */
   readonly rounds: number;
   /** How long one sample should last; calls per sample are fixed per cell before round 1. */
@@ -30,7 +30,7 @@ export interface RunOptions {
 
 /** Every sample of one implementation at one size in one mode. */
 export interface Cell {
-  readonly mode: Mode;
+  readonly mode: CallStyle;
   readonly candidate: string;
   readonly size: number;
   /** Calls per sample, fixed after the warm-up round. */
@@ -56,7 +56,7 @@ interface Work {
 }
 
 /** The function that a cell times, with its argument, or undefined if the mode is not offered. */
-function bind(c: Candidate, mode: Mode, input: Uint8Array, pieces: readonly Uint8Array[]) {
+function bind(c: Candidate, mode: CallStyle, input: Uint8Array, pieces: readonly Uint8Array[]) {
   if (mode === 'one-shot') return c.oneShot ? { fn: c.oneShot, arg: input } : undefined;
   return c.incremental ? { fn: c.incremental, arg: pieces } : undefined;
 }

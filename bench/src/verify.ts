@@ -1,8 +1,8 @@
-import type { Algorithm, Candidate, Mode, Reference } from './candidate.ts';
+import type { Algorithm, Candidate, CallStyle, Reference } from './candidate.ts';
 
 /** The outcome of checking one implementation's digest before it is timed. */
 export interface Verification {
-  readonly mode: Mode;
+  readonly mode: CallStyle;
   readonly candidate: string;
   readonly size: number;
   readonly ok: boolean;
@@ -22,7 +22,7 @@ function hex(bytes: Uint8Array): string {
  */
 export async function verifyCell(
   candidate: Candidate,
-  mode: Mode,
+  mode: CallStyle,
   size: number,
   hashOnce: () => Uint8Array,
   expected: (algorithm: Algorithm) => Promise<Uint8Array>,

@@ -6,7 +6,7 @@ import * as stream from '@blake3-web/stream';
 import type { BrowserBenchReport } from '../../bench/src/browser-report.ts';
 import type { TaskRow } from '../../bench/src/task-row.ts';
 import { runBrowserBench } from '../../bench/src/browser-run.ts';
-import type { Mode } from '../../bench/src/candidate.ts';
+import type { CallStyle } from '../../bench/src/candidate.ts';
 import type { Cell } from '../../bench/src/run-rounds.ts';
 import { formatSize } from '../../bench/src/sizes.ts';
 import { median } from '../../bench/src/stats.ts';
@@ -77,7 +77,7 @@ function fillTable(table: HTMLTableElement, head: string[], rows: string[][]): v
 
 function drawCells(report: Pick<BrowserBenchReport, 'candidates' | 'config'>, cells: readonly Cell[]): void {
   const sizes = report.config.sizes;
-  for (const mode of ['one-shot', 'incremental'] as Mode[]) {
+  for (const mode of ['one-shot', 'incremental'] as CallStyle[]) {
     const rows = report.candidates
       .filter((c) => cells.some((x) => x.mode === mode && x.candidate === c.id))
       .map((c) => [

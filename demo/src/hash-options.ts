@@ -1,13 +1,13 @@
 // The hash options form: mode, key or context, output length, read into blake3() options.
 import { hexToBytes, type Blake3Opts } from '@blake3-web/core';
 
-export type Mode = 'hash' | 'keyed' | 'derive';
+export type ModeName = 'hash' | 'keyed' | 'derive';
 
 export type ParsedOptions = { ok: true; opts: Blake3Opts; summary: string } | { ok: false; error: string };
 
 export const MAX_OUTPUT_BYTES = 1024;
 
-export function parseOptions(mode: Mode, keyHex: string, context: string, dkLenText: string): ParsedOptions {
+export function parseOptions(mode: ModeName, keyHex: string, context: string, dkLenText: string): ParsedOptions {
   const dkLen = Number(dkLenText);
   if (!Number.isInteger(dkLen) || dkLen < 1 || dkLen > MAX_OUTPUT_BYTES) {
     return { ok: false, error: `Output length must be a whole number of bytes from 1 to ${MAX_OUTPUT_BYTES}.` };

@@ -2,7 +2,7 @@
 import { backend, ready } from '@blake3-web/core';
 
 import { enqueueFiles } from './hash-files.ts';
-import { parseOptions, type Mode } from './hash-options.ts';
+import { parseOptions, type ModeName } from './hash-options.ts';
 import { defaultPoolSize } from './pool.ts';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -16,7 +16,7 @@ const dkLen = $<HTMLInputElement>('dklen');
 const optionsError = $<HTMLElement>('options-error');
 
 function currentOptions() {
-  return parseOptions(mode.value as Mode, key.value, context.value, dkLen.value);
+  return parseOptions(mode.value as ModeName, key.value, context.value, dkLen.value);
 }
 
 /** Shows the fields the mode needs and says what is wrong before anything is hashed. */
