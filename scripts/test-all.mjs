@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Every test, in order: the formatting and import-graph checks, unit tests (Node), the Go tests
-// of the tusd hook, the core's suite under Deno and Bun, the e2e specs in Chromium, Firefox and WebKit, then the example apps
+// of the tusd hook, the core, stream and download suites under Deno and Bun, the e2e specs in Chromium, Firefox and WebKit, then the example apps
 // built by each bundler. Each step runs even when an earlier one failed, so one run shows
 // everything; the summary at the end has counts per runtime and per engine, and the exit status
 // is non-zero when anything failed.
@@ -105,7 +105,7 @@ async function goTests() {
 }
 
 async function runtimes() {
-  heading('core and stream tests under Deno and Bun');
+  heading('core, stream and download tests under Deno and Bun');
   const report = join(resultsDir, 'runtimes.json');
   rmSync(report, { force: true });
   const { status } = await run(process.execPath, [join(root, 'scripts/test-runtimes.mjs')]);
