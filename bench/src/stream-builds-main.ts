@@ -60,9 +60,12 @@ const sections: string[] = [];
 {
   let before: StreamBenchResult | undefined;
   let after: StreamBenchResult | undefined;
+  // The order flips every round: whichever runs second inherits the first one's garbage.
   for (let r = 0; r < rounds; r++) {
-    after = add(after, await measureStreams({ core, stream }, opts));
-    before = add(before, await measureStreams(other, opts));
+    for (const which of r % 2 ? ['before', 'after'] : ['after', 'before']) {
+      if (which === 'after') after = add(after, await measureStreams({ core, stream }, opts));
+      else before = add(before, await measureStreams(other, opts));
+    }
   }
   sections.push(table(`Node ${process.versions.node}`, before!, after!));
 }
@@ -86,9 +89,14 @@ for (const engine of ['chromium', 'firefox'] as const) {
     }
     let before: StreamBenchResult | undefined;
     let after: StreamBenchResult | undefined;
+    // The page measured is brought to the front (a background tab is throttled), and the order
+    // flips every round.
+    const measure = async (page: Page) => (await page.bringToFront(), onPage(page));
     for (let r = 0; r < rounds; r++) {
-      after = add(after, await onPage(pages[0]));
-      before = add(before, await onPage(pages[1]));
+      for (const which of r % 2 ? ['before', 'after'] : ['after', 'before']) {
+        if (which === 'after') after = add(after, await measure(pages[0]));
+        else before = add(before, await measure(pages[1]));
+      }
     }
     sections.push(table(`${engine} ${browser.version()}`, before!, after!));
   } finally {
