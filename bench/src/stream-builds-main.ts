@@ -17,7 +17,7 @@ import { measureStreams, type StreamBenchResult } from './stream-measure.ts';
 
 const dir = resolve(process.argv.slice(2).find((a) => a !== '--') ?? '');
 const rounds = Number(process.env.ROUNDS ?? 5);
-const opts = { totalBytes: 128 << 20, chunkBytes: 64 << 10, rounds: 1 };
+const opts = { totalBytes: Number(process.env.MIB ?? 128) << 20, chunkBytes: 64 << 10, rounds: 1 };
 
 type Libs = Parameters<typeof measureStreams>[0];
 const other: Libs = {
@@ -42,13 +42,16 @@ async function onPage(page: Page): Promise<StreamBenchResult> {
   );
 }
 
+/** Medians over the rounds; after / before is the median of the per-round ratios, which cancels slow spells both share. */
 function table(title: string, before: StreamBenchResult, after: StreamBenchResult): string {
   const lines = [`### ${title}`, '', '| | before MB/s | after MB/s | after / before |', '|:--|--:|--:|--:|'];
   for (const a of after) {
     const b = before.find((x) => x.case === a.case);
     if (!b) continue;
-    const [mb, ma] = [median(b.mbps), median(a.mbps)];
-    lines.push(`| ${a.case} | ${mb.toFixed(0)} | ${ma.toFixed(0)} | ${(ma / mb).toFixed(2)} |`);
+    const ratios = a.mbps.map((x, i) => x / b.mbps[i]);
+    lines.push(
+      `| ${a.case} | ${median(b.mbps).toFixed(0)} | ${median(a.mbps).toFixed(0)} | ${median(ratios).toFixed(2)} |`,
+    );
   }
   return lines.join('\n');
 }
@@ -105,5 +108,5 @@ for (const engine of ['chromium', 'firefox'] as const) {
   }
 }
 console.log(
-  `${sections.join('\n\n')}\n\n${rounds} rounds per build, alternating; 1-minute load ${loadBefore} before, ${loadavg()[0].toFixed(1)} after (2 cores).`,
+  `${sections.join('\n\n')}\n\n${opts.totalBytes >> 20} MiB in 64 KiB chunks, ${rounds} rounds per build, alternating; 1-minute load ${loadBefore} before, ${loadavg()[0].toFixed(1)} after (2 cores).`,
 );
