@@ -17,11 +17,11 @@ import {
   type HashRecord,
 } from '@blake3-web/upload/tus-store';
 import { Redis } from 'ioredis';
-import { open } from 'node:fs/promises';
+import { flipInTransit, flipOnDisk } from './tus-uploads.ts';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { Transform, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 
 export const INSTANCE_HEADER = 'Blake3-Instance';
 
@@ -44,30 +44,7 @@ class TamperingStore extends Blake3Store {
       return end;
     }
     if (metadata?.tamper !== '1') return super.write(readable, id, offset);
-    const target = Math.floor(size / 2);
-    let at = offset;
-    const flip = new Transform({
-      transform(chunk: Buffer, _encoding, callback) {
-        const bytes = Buffer.from(chunk);
-        if (target >= at && target < at + bytes.length) bytes[target - at] ^= 1;
-        at += bytes.length;
-        callback(null, bytes);
-      },
-    });
-    readable.on('error', (e) => flip.destroy(e));
-    return super.write(readable.pipe(flip), id, offset);
-  }
-}
-
-async function flipOnDisk(path: string, at: number): Promise<void> {
-  const file = await open(path, 'r+');
-  try {
-    const byte = new Uint8Array(1);
-    await file.read(byte, 0, 1, at);
-    byte[0] ^= 1;
-    await file.write(byte, 0, 1, at);
-  } finally {
-    await file.close();
+    return super.write(flipInTransit(readable, offset, Math.floor(size / 2)), id, offset);
   }
 }
 

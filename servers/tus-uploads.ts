@@ -17,6 +17,34 @@ import { Transform, type Readable } from 'node:stream';
 
 export const UPLOAD_PATH = '/files';
 
+/** `readable`, the bytes of an upload from `offset`, with the byte at `target` flipped on its way. */
+export function flipInTransit(readable: Readable, offset: number, target: number): Readable {
+  let at = offset;
+  const flip = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      const bytes = Buffer.from(chunk);
+      if (target >= at && target < at + bytes.length) bytes[target - at] ^= 1;
+      at += bytes.length;
+      callback(null, bytes);
+    },
+  });
+  readable.on('error', (e) => flip.destroy(e));
+  return readable.pipe(flip);
+}
+
+/** Flips the byte at `at` of the file at `path`, as a disk that changed it would. */
+export async function flipOnDisk(path: string, at: number): Promise<void> {
+  const file = await open(path, 'r+');
+  try {
+    const byte = new Uint8Array(1);
+    await file.read(byte, 0, 1, at);
+    byte[0] ^= 1;
+    await file.write(byte, 0, 1, at);
+  } finally {
+    await file.close();
+  }
+}
+
 class TamperingStore extends Blake3FileStore {
   readonly #directory: string;
   /** Uploads whose file on disk was changed already (once each). */
@@ -35,31 +63,11 @@ class TamperingStore extends Blake3FileStore {
       const end = await super.write(readable, id, offset);
       if (end < size && end > 0 && !this.#changedOnDisk.has(id)) {
         this.#changedOnDisk.add(id);
-        const file = await open(join(this.#directory, id), 'r+');
-        try {
-          const at = Math.floor(end / 2);
-          const byte = new Uint8Array(1);
-          await file.read(byte, 0, 1, at);
-          byte[0] ^= 1;
-          await file.write(byte, 0, 1, at);
-        } finally {
-          await file.close();
-        }
+        await flipOnDisk(join(this.#directory, id), Math.floor(end / 2));
       }
       return end;
     }
-    const target = Math.floor(size / 2);
-    let at = offset;
-    const flip = new Transform({
-      transform(chunk: Buffer, _encoding, callback) {
-        const bytes = Buffer.from(chunk);
-        if (target >= at && target < at + bytes.length) bytes[target - at] ^= 1;
-        at += bytes.length;
-        callback(null, bytes);
-      },
-    });
-    readable.on('error', (e) => flip.destroy(e));
-    return super.write(readable.pipe(flip), id, offset);
+    return super.write(flipInTransit(readable, offset, Math.floor(size / 2)), id, offset);
   }
 
   override async remove(id: string): Promise<void> {
