@@ -59,6 +59,7 @@ export default defineConfig({
         main: fileURLToPath(new URL('./index.html', import.meta.url)),
         bench: fileURLToPath(new URL('./bench.html', import.meta.url)),
         upload: fileURLToPath(new URL('./upload.html', import.meta.url)),
+        playground: fileURLToPath(new URL('./playground.html', import.meta.url)),
       },
     },
   },
