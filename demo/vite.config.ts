@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import { createBlobStore } from '../servers/blob-store.ts';
 import { createTusUploads, proxyTus } from '../servers/tus-uploads.ts';
+import { siteShell } from './site-shell.ts';
 
 // Cross-origin isolation gives the page fine-grained timers (performance.now() steps of
 // microseconds instead of 0.1-1 ms), which the timing shown and the benchmarks rely on.
@@ -45,7 +46,7 @@ function peerVersion(name: string): string {
 export default defineConfig({
   // Relative asset URLs: the built site works from any static host and any sub-path.
   base: './',
-  plugins: [blobs(), uploads()],
+  plugins: [siteShell(), blobs(), uploads()],
   define: { __BENCH_PEERS__: JSON.stringify(PEERS.map((name) => ({ name, version: peerVersion(name) }))) },
   server: { host: '127.0.0.1', headers: isolation },
   preview: { host: '127.0.0.1', headers: isolation },
@@ -58,6 +59,7 @@ export default defineConfig({
         main: fileURLToPath(new URL('./index.html', import.meta.url)),
         bench: fileURLToPath(new URL('./bench.html', import.meta.url)),
         upload: fileURLToPath(new URL('./upload.html', import.meta.url)),
+        playground: fileURLToPath(new URL('./playground.html', import.meta.url)),
       },
     },
   },
