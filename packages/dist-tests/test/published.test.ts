@@ -6,10 +6,43 @@
 import { createPackageFromTarballData, type Package } from '@arethetypeswrong/core';
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
+import ts from 'typescript';
 import { packAll, PUBLISHED, type Published } from './published.ts';
 
 const REPOSITORY = 'git+https://github.com/blake3-web/blake3-web.git';
 const DOCS = 'https://blake3-web.github.io/blake3-web/';
+
+/**
+ * Whether a module does something when imported: a top-level expression statement (a call, an
+ * assignment, `postMessage`, a listener) or an `if`. Declarations whose initialisers only build
+ * the module's own values are no side effect for a bundler, nor is completing a value the
+ * module declares itself (`Object.assign(blake3, { create })`, `f.x = ...`).
+ */
+function runsAtImport(code: string): boolean {
+  const source = ts.createSourceFile('m.js', code, ts.ScriptTarget.ES2022, true, ts.ScriptKind.JS);
+  const own = new Set<string>();
+  for (const s of source.statements) {
+    if ((ts.isFunctionDeclaration(s) || ts.isClassDeclaration(s)) && s.name) own.add(s.name.text);
+    if (ts.isVariableStatement(s))
+      for (const d of s.declarationList.declarations) if (ts.isIdentifier(d.name)) own.add(d.name.text);
+  }
+  const completesOwn = (e: ts.Expression): boolean => {
+    if (ts.isCallExpression(e) && e.expression.getText(source) === 'Object.assign') {
+      const target = e.arguments[0];
+      return target !== undefined && ts.isIdentifier(target) && own.has(target.text);
+    }
+    if (ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
+      const target = e.left;
+      return (
+        ts.isPropertyAccessExpression(target) && ts.isIdentifier(target.expression) && own.has(target.expression.text)
+      );
+    }
+    return false;
+  };
+  return source.statements.some(
+    (s) => ts.isIfStatement(s) || (ts.isExpressionStatement(s) && !completesOwn(s.expression)),
+  );
+}
 
 /** Every file path a package.json points at: main, types, bin, and each exports target. */
 function namedFiles(pkg: Record<string, unknown>): string[] {
@@ -58,6 +91,20 @@ describe('published packages, as packed tarballs', () => {
         assert.deepEqual(manifest.engines, { node: '>=20' });
         assert.ok(manifest.sideEffects === false || Array.isArray(manifest.sideEffects), 'sideEffects is declared');
         assert.deepEqual(manifest.publishConfig, { access: 'public' });
+        // sideEffects lists exactly the modules that run code at import (worker entry files).
+        const modules = pkg
+          .listFiles()
+          .map((f) => f.slice(prefix.length))
+          .filter((f) => /^(dist|bin)\/.*\.js$/.test(f) && !f.endsWith('.bundle.js'));
+        const running = modules.filter((f) => runsAtImport(pkg.readFile(`${prefix}${f}`))).map((f) => `./${f}`);
+        const listed = Array.isArray(manifest.sideEffects) ? (manifest.sideEffects as string[]) : [];
+        assert.deepEqual(
+          listed.filter((f) => !f.endsWith('.bundle.js')).sort(),
+          running.sort(),
+          'sideEffects lists the modules that run code at import, and no other',
+        );
+        for (const f of listed)
+          assert.ok(pkg.fileExists(`${prefix}${f.slice(2)}`), `sideEffects names ${f}, not in the tarball`);
         const readme = pkg.readFile(`${prefix}README.md`).split('\n').slice(0, 12).join('\n');
         assert.ok(readme.includes(DOCS), 'the README links the docs in its first lines');
         assert.ok(readme.includes('https://github.com/blake3-web/blake3-web'), 'the README links the repository');
