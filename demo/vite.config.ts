@@ -43,13 +43,27 @@ function peerVersion(name: string): string {
   return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
 }
 
+/**
+ * The port both servers listen on: `PORT`, else 5173; a `--port` flag (`npm start -- --port N`)
+ * wins over both. The build does not depend on it. A busy port stops the server with an error
+ * instead of moving it to the next free one, so the address asked for is the address served.
+ */
+function port(): number {
+  const value = process.env.PORT;
+  if (value === undefined || value === '') return 5173;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 65_535)
+    throw new RangeError(`PORT must be a port number from 1 to 65535, got ${JSON.stringify(value)}`);
+  return n;
+}
+
 export default defineConfig({
   // Relative asset URLs: the built site works from any static host and any sub-path.
   base: './',
   plugins: [siteShell(), blobs(), uploads()],
   define: { __BENCH_PEERS__: JSON.stringify(PEERS.map((name) => ({ name, version: peerVersion(name) }))) },
-  server: { host: '127.0.0.1', headers: isolation },
-  preview: { host: '127.0.0.1', headers: isolation },
+  server: { host: '127.0.0.1', port: port(), strictPort: true, headers: isolation },
+  preview: { host: '127.0.0.1', port: port(), strictPort: true, headers: isolation },
   // The pool's worker imports modules of its own: only module workers can hold them as chunks.
   worker: { format: 'es' },
   build: {

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Every test, in order: the formatting and import-graph checks, unit tests (Node), the Go tests
+// Every test, in order: the formatting and import-graph checks, the public packages as packed
+// tarballs (npm publish --dry-run, publint, attw), unit tests (Node), the Go tests
 // of the tusd hook, the core, stream and download suites under Deno and Bun, the e2e specs in Chromium, Firefox and WebKit, then the example apps
 // built by each bundler. Each step runs even when an earlier one failed, so one run shows
 // everything; the summary at the end has counts per runtime and per engine, and the exit status
@@ -57,6 +58,21 @@ async function checks() {
       exitStatus: status,
     });
   }
+}
+
+async function publishChecks() {
+  heading('packages as published: npm publish --dry-run, publint, attw on each packed tarball');
+  const started = Date.now();
+  const { status, output } = await run(process.execPath, [join(root, 'scripts/check-packages.mjs')]);
+  const [, passed = '0', failed = '0'] = output.match(/^(\d+) passed, (\d+) failed$/m) ?? [];
+  rows.push({
+    name: 'packages (publish checks)',
+    passed: Number(passed),
+    failed: Number(failed),
+    skipped: 0,
+    seconds: (Date.now() - started) / 1000,
+    exitStatus: Number(passed) === 0 ? status || 1 : status,
+  });
 }
 
 async function unitTests() {
@@ -183,6 +199,7 @@ async function examples() {
 
 const started = Date.now();
 await checks();
+await publishChecks();
 await unitTests();
 await goTests();
 await runtimes();

@@ -87,16 +87,10 @@ console.log(`tus fleet: ${INSTANCES} instances on ${ports.join(', ')} behind ${t
 
 const vite = spawn(
   process.execPath,
-  [
-    join(here, '../node_modules/vite/bin/vite.js'),
-    'preview',
-    '--host',
-    '127.0.0.1',
-    '--port',
-    process.env.PORT ?? '5173',
-  ],
+  // Host and port (PORT, else 5173) come from the demo's vite.config.ts.
+  [join(here, '../demo/node_modules/vite/bin/vite.js'), 'preview'],
   {
-    cwd: join(here, '..'),
+    cwd: join(here, '../demo'),
     env: { ...process.env, BLAKE3_DEMO_TUS: tus },
     stdio: 'inherit',
   },

@@ -366,6 +366,67 @@ describe('verifyResponse', () => {
     await assert.rejects(res.arrayBuffer(), { name: 'IntegrityError' });
   });
 
+  it('every body method rejects a mismatch with the IntegrityError itself, a clone too', async () => {
+    const forged = data.slice();
+    forged[69_999] ^= 1;
+    const methods = ['arrayBuffer', 'bytes', 'text', 'json', 'blob', 'formData'] as const;
+    for (const method of methods) {
+      const res = verifyResponse(new Response(forged), blake3(data));
+      const copy = res.clone();
+      for (const r of [res, copy]) {
+        const error = await r[method]().then(
+          () => assert.fail(`${method}() resolved`),
+          (e: unknown) => e,
+        );
+        assert.ok(error instanceof IntegrityError, `${method}() rejected with ${String(error)}`);
+        assert.equal(error.code, 'ERR_BLAKE3_MISMATCH');
+        assert.equal(error.actual, bytesToHex(blake3(forged)));
+      }
+    }
+  });
+
+  it('body methods parse matching content as a plain Response does', async () => {
+    const json = new TextEncoder().encode('\uFEFF{"a":[1,"é"]}');
+    const form = new TextEncoder().encode('a=1&b=%C3%A9');
+    const check = (bytes: Uint8Array<ArrayBuffer>, type: string) =>
+      verifyResponse(new Response(bytes, { headers: { 'content-type': type } }), blake3(bytes));
+    assert.deepEqual(await check(json, 'application/json').json(), { a: [1, 'é'] });
+    assert.equal(await check(json, 'text/plain').text(), '{"a":[1,"é"]}');
+    const blob = await check(data, 'Application/Octet-Stream').blob();
+    assert.equal(blob.type, 'application/octet-stream');
+    assert.deepEqual(new Uint8Array(await blob.arrayBuffer()), data);
+    assert.deepEqual(await check(data, 'x/y').bytes(), data);
+    const fields = await check(form, 'application/x-www-form-urlencoded').formData();
+    assert.deepEqual([fields.getAll('a'), fields.getAll('b')], [['1'], ['é']]);
+    const res = check(data, 'x/y');
+    const copy = res.clone();
+    assert.deepEqual(new Uint8Array(await res.arrayBuffer()), data);
+    assert.deepEqual(new Uint8Array(await copy.arrayBuffer()), data);
+  });
+
+  it('a body read once, or locked by a reader, rejects the next read with a TypeError', async () => {
+    const res = verifyResponse(new Response(data), blake3(data));
+    await res.text();
+    assert.equal(res.bodyUsed, true);
+    await assert.rejects(res.arrayBuffer(), TypeError);
+    await assert.rejects(res.json(), TypeError);
+    const locked = verifyResponse(new Response(data), blake3(data));
+    locked.body!.getReader();
+    await assert.rejects(locked.text(), TypeError);
+    assert.throws(() => locked.clone(), TypeError);
+  });
+
+  it('keyed: text() of a forged body rejects without the computed tag', async () => {
+    const key = new Uint8Array(32).fill(9);
+    const forged = data.subarray(1);
+    const error = await verifyResponse(new Response(forged), blake3(data, { key }), { key })
+      .text()
+      .catch((e: unknown) => e);
+    assert.ok(error instanceof IntegrityError);
+    assert.equal(error.actual, '');
+    assert.doesNotMatch(`${error.message} ${error.stack}`, new RegExp(bytesToHex(blake3(forged, { key }))));
+  });
+
   it('checks responses without a body against the empty input at once', () => {
     const empty = new Response(null, { status: 204 });
     assert.equal(verifyResponse(empty, blake3(new Uint8Array(0))), empty);
