@@ -36,7 +36,7 @@ import { createReadStream } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Transform, type Readable } from 'node:stream';
+import { PassThrough, Transform, type Readable } from 'node:stream';
 import { describe } from './_assert.js';
 import { LeafRun, readLeafRun } from './_leaf-runs.js';
 import { OutboardBuilder } from './_outboard-builder.js';
@@ -213,15 +213,19 @@ export class Blake3Store extends DataStore {
   }
 
   override async write(readable: Readable, id: string, offset: number): Promise<number> {
-    // The body may fail while the key-value store answers: its error is held (not thrown as an
-    // unhandled one) and passed on to where the body goes.
+    // The body may fail while the key-value store answers, or before the store reads the stream
+    // it was handed (S3Store reads its metadata first, and a stream that failed before it listens
+    // would never end for it): the error is held, not thrown as an unhandled one, and passed on
+    // once the store reads.
     let early: Error | undefined;
     const hold = (e: Error) => void (early ??= e);
     readable.on('error', hold);
-    const passOn = (to: Transform) => {
+    const passOn = <T extends Transform>(to: T): T => {
       readable.off('error', hold);
-      if (early !== undefined) to.destroy(early);
-      else readable.on('error', (e) => to.destroy(e));
+      to.on('error', () => undefined);
+      if (early !== undefined) failWhenRead(to, early);
+      else readable.on('error', (e) => failWhenRead(to, e));
+      return to;
     };
     // A verified upload is final: it takes no byte more.
     if (offset > 0 && (await this.verifiedRoot(id)) !== undefined) {
@@ -238,7 +242,7 @@ export class Blake3Store extends DataStore {
     const state = await this.#stateAt(id, offset);
     // The bytes before this write cannot be read yet: the state stays where it is and the bytes
     // after it are read back at the finish.
-    if (state === undefined) return this.store.write(readable, id, offset);
+    if (state === undefined) return this.store.write(readable.pipe(passOn(new PassThrough())), id, offset);
     // With `outboard`, the leaves of the bytes as they pass, in runs cut where the states are
     // saved; runs that reach past the bytes the store holds (an instance killed mid-request)
     // are dropped first.
@@ -622,6 +626,18 @@ type CheckedOpts = Pick<Blake3StoreOpts, 'kv' | 'read' | 'erase'> & {
   mode: HashMode;
   outboard: { leafBytes: number; keep: Blake3StoreOutboard['keep'] } | undefined;
 };
+
+/** Fails `stream` with `error` once it is read (at once if it is). */
+function failWhenRead(stream: Readable, error: Error): void {
+  const read = (event: string | symbol) => event === 'data' || event === 'readable';
+  if (stream.listenerCount('data') + stream.listenerCount('readable') > 0) return void stream.destroy(error);
+  const onListener = (event: string | symbol) => {
+    if (!read(event)) return;
+    stream.off('newListener', onListener);
+    setImmediate(() => stream.destroy(error));
+  };
+  stream.on('newListener', onListener);
+}
 
 /** The saved state with the largest offset at or before `end` (the first one is the request's start). */
 function latestAtOrBefore(saved: readonly SharedStateRecord[], end: number): SharedStateRecord | undefined {
