@@ -1,8 +1,11 @@
 // What the verifying wrapper costs, and what it reads back. Not a test.
 //   node --import tsx bench/fleet-costs.ts [MiB] [rounds] [--fleet]
 // 1. CPU per GiB written through a FileStore and an S3Store (gofakes3), each with and without the
-//    wrapper (state in Redis), one instance, requests of 32 MiB, interleaved rounds, medians; the
-//    bytes the wrapper read back from the store on that happy path (expected 0).
+//    wrapper (state in Redis), one instance, requests of 32 MiB, interleaved rounds (the order
+//    turned each round), medians; the bytes the wrapper read back from the store on that happy
+//    path (expected 0). CPU is every thread's: this process's (getrusage counts all its threads,
+//    libuv's pool included) and the S3 server's and Redis's (from /proc), shown apart too. Not
+//    counted: the kernel's own threads that write the page cache back to disk.
 // 2. With --fleet: one upload of [MiB] through three instance processes behind a round-robin
 //    proxy (test/_fleet-instance.ts), verified against unverified, wall time, medians.
 // Redis and the S3 server are started here (bootstrap installs them) and stopped after.
@@ -12,7 +15,7 @@ import { S3Store } from '@tus/s3-store';
 import { IoRedisKvStore, Upload as TusUpload, type DataStore } from '@tus/utils';
 import { Redis } from 'ioredis';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
@@ -79,32 +82,54 @@ const body = (bytes: Uint8Array) =>
     })(),
   );
 
+/** CPU seconds a server process used so far, all its threads (utime + stime in /proc/<pid>/stat). */
+function serverCpu(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  const fields = readFileSync(`/proc/${pid}/stat`, 'latin1').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // clock ticks of 1/100 s on Linux
+}
+const servicesCpu = () => serverCpu(redis.pid) + serverCpu(s3.pid);
+
 let n = 0;
-async function cpuPerGiB(make: () => Made): Promise<{ cpu: number; readBack: number }> {
+async function cpuPerGiB(make: () => Made): Promise<{ cpu: number; services: number; readBack: number }> {
   const { store, wrapper, done } = make();
   const id = `bench-${n++}`;
   await store.create(new TusUpload({ id, size, offset: 0 }));
   const before = process.cpuUsage();
+  const servicesBefore = servicesCpu();
   for (let at = 0; at < size; at += REQUEST)
     await store.write(body(data.subarray(at, Math.min(size, at + REQUEST))), id, at);
   if (wrapper) await wrapper.rootOf(id, size);
   const used = process.cpuUsage(before);
+  const services = servicesCpu() - servicesBefore;
   done();
-  return { cpu: ((used.user + used.system) / 1e6) * ((1024 * MiB) / size), readBack: wrapper?.bytesReadBack ?? 0 };
+  const perGiB = (1024 * MiB) / size;
+  return {
+    cpu: ((used.user + used.system) / 1e6 + services) * perGiB,
+    services: services * perGiB,
+    readBack: wrapper?.bytesReadBack ?? 0,
+  };
 }
 
 console.log(
-  `${size / MiB} MiB, ${rounds} rounds, load ${loadavg()[0].toFixed(2)}; CPU seconds per GiB of this process (the S3 server's own CPU is not counted)`,
+  `${size / MiB} MiB, ${rounds} rounds, load ${loadavg()[0].toFixed(2)}; CPU seconds per GiB, every thread of this process, the S3 server and Redis`,
 );
 const results: Record<string, number[]> = {};
+const ofServices: Record<string, number[]> = {};
 let readBack = 0;
+const names = Object.keys(variants);
 for (let r = 0; r < rounds; r++)
-  for (const [name, make] of Object.entries(variants)) {
-    const { cpu, readBack: back } = await cpuPerGiB(make);
+  for (let i = 0; i < names.length; i++) {
+    const name = names[(i + r) % names.length];
+    const { cpu, services, readBack: back } = await cpuPerGiB(variants[name]);
     (results[name] ??= []).push(cpu);
+    (ofServices[name] ??= []).push(services);
     readBack += back;
   }
-for (const [name, cpus] of Object.entries(results)) console.log(`${name.padEnd(22)} ${median(cpus).toFixed(2)} s/GiB`);
+for (const name of names)
+  console.log(
+    `${name.padEnd(22)} ${median(results[name]).toFixed(2)} s/GiB (of which S3 server and Redis ${median(ofServices[name]).toFixed(2)})`,
+  );
 console.log(
   `wrapper / store: FileStore ${(median(results['FileStore + wrapper']) / median(results.FileStore)).toFixed(2)}x, S3Store ${(median(results['S3Store + wrapper']) / median(results.S3Store)).toFixed(2)}x`,
 );

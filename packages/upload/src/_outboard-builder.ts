@@ -105,6 +105,22 @@ export class OutboardBuilder {
     }
   }
 
+  /**
+   * Takes the chaining values of whole leaves that follow the bytes taken, which must end at a
+   * leaf boundary (leaves hashed elsewhere, `LeafRun`); more bytes must follow them, since the
+   * last leaf is the root's when it is the only one.
+   */
+  updateLeaves(cvs: Uint8Array): void {
+    if (cvs.length === 0) return;
+    if (this.#leafFill % this.#leafBytes !== 0)
+      throw new Error('OutboardBuilder.updateLeaves: the bytes taken do not end at a leaf boundary');
+    if (this.#leafFill === this.#leafBytes) {
+      this.#push(hashSubtrees(this.#leaf, this.#leaves * this.#leafBytes, this.#leafBytes));
+      this.#leafFill = 0;
+    }
+    this.#push(cvs);
+  }
+
   /** Appends the parents made so far to the file, after the appends before. */
   async flush(): Promise<void> {
     if (this.#queuedBytes > 0) {

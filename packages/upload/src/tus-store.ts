@@ -1,11 +1,14 @@
 // The verifying wrapper for any @tus/server DataStore, and what goes with it.
 export {
   Blake3Store,
+  LEAF_RUNS_KEY_SUFFIX,
   MID_REQUEST_KEY_SUFFIX,
+  OUTBOARD_SUFFIX,
   MID_REQUEST_STATES,
   STATE_REFUSED_EVENT,
   VERIFIED_KEY_SUFFIX,
   type Blake3StoreOpts,
+  type Blake3StoreOutboard,
   type HashRecord,
   type StoredBytes,
 } from './verifying-store.js';

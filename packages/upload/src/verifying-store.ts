@@ -9,6 +9,8 @@
  * are read back from the store through `read`: at once where the store can read an upload in
  * progress (a file), at the finish where it can read only a finished one (S3). `verifyBlake3`
  * then refuses the upload unless the root in the client's `Upload-Blake3` header equals that hash.
+ * With `outboard`, the same pass keeps the chaining values of the upload's Bao leaves in the
+ * key-value store too, and the outboard is made from them once the upload verified.
  *
  * @example
  * ```ts
@@ -26,11 +28,18 @@
  * ```
  * @module
  */
-import { blake3, bytesToHex, hexToBytes, type Blake3Opts } from '@blake3-web/core';
+import { blake3, bytesToHex, constantTimeEqual, hexToBytes, type Blake3Opts } from '@blake3-web/core';
 import { Mode } from '@blake3-web/core/hazmat';
-import { DataStore, MemoryKvStore, type KvStore, type Upload } from '@tus/utils';
-import { Transform, type Readable } from 'node:stream';
+import { BaoEncoder, type BaoTreeOpts } from '@blake3-web/stream';
+import { DataStore, MemoryKvStore, Upload, type KvStore } from '@tus/utils';
+import { createReadStream } from 'node:fs';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough, Transform, type Readable } from 'node:stream';
 import { describe } from './_assert.js';
+import { LeafRun, readLeafRun } from './_leaf-runs.js';
+import { OutboardBuilder } from './_outboard-builder.js';
 import { SharedHashState, type SharedStateRecord } from './_shared-state.js';
 import { CheckpointError } from './checkpoint.js';
 
@@ -66,7 +75,39 @@ export type Blake3StoreOpts = Omit<Blake3Opts, 'dkLen'> & {
   stateEvery?: number;
   /** At finish, also read the whole upload back and refuse it unless it still has the hash of the bytes received. */
   verifyStored?: boolean;
+  /**
+   * Also build each upload's Bao outboard as its bytes pass, kept once the upload verified:
+   * `true` for leaves of 16 KiB (`chunkGroupLog: 4`, an outboard of 1/256 of the content), or
+   * the tree's options (`{ chunkGroupLog: 0 }` is the format of `bao` 0.13 and of
+   * `baoRangeHandler`), with `keep` to say where it goes (default: into the wrapped store, as
+   * the upload `<id>.obao`). The hash mode only: a keyed or derived tree is not a Bao tree.
+   */
+  outboard?: boolean | Blake3StoreOutboard;
 };
+
+/** `Blake3StoreOpts.outboard` in full. */
+export type Blake3StoreOutboard = BaoTreeOpts & {
+  /**
+   * Keeps the outboard of upload `id`, which verified: `length` bytes read from `outboard`. Runs
+   * before the upload is recorded as verified: if it throws, the upload is not, and the next
+   * request that reaches its end checks it again.
+   */
+  keep?: (id: string, outboard: Readable, length: number) => Promise<void>;
+};
+
+/** What is appended to an upload's id to name its Bao outboard. */
+export const OUTBOARD_SUFFIX = '.obao';
+
+/** What is appended to an upload's id to name the list of its outboard's leaf runs in the key-value store. */
+export const LEAF_RUNS_KEY_SUFFIX = '.obao-runs';
+const LEAF_RUNS_FORMAT = 'blake3-web/upload-leaf-runs';
+const runKey = (id: string, start: number) => `${id}.obao-run@${start}`;
+
+/** Leaves of 16 KiB, as bao-tree's default: 64 bytes of outboard per 16 KiB of content. */
+export const DEFAULT_OUTBOARD: BaoTreeOpts = { chunkGroupLog: 4 };
+
+/** The runs of an upload's leaves in the key-value store, in order: [start, end] of each. */
+type RunList = [number, number][];
 
 /** What is appended to an upload's id to name the states saved while its request runs. */
 export const MID_REQUEST_KEY_SUFFIX = '.states';
@@ -93,37 +134,30 @@ export class Blake3Store extends DataStore {
   readonly #erase: ((id: string) => Promise<void>) | undefined;
   readonly #mode: Omit<Blake3Opts, 'dkLen'>;
   readonly #stateEvery: number;
+  readonly #leafBytes: number | undefined;
+  readonly #keepOutboard: ((id: string, outboard: Readable, length: number) => Promise<void>) | undefined;
+  /** The outboard is kept in the wrapped store (no `keep`): removed with the upload. */
+  #outboardInStore = false;
   #readBack = 0;
 
   constructor(store: DataStore, opts: Blake3StoreOpts = {}) {
     super();
     if (!(store instanceof DataStore))
       throw new TypeError(`store must be a @tus/utils DataStore, got ${describe(store)}`);
-    if (typeof opts !== 'object' || opts === null) throw new TypeError(`opts must be an object, got ${describe(opts)}`);
-    const { key, context, kv, read, erase, verifyStored, stateEvery = 8 << 20 } = opts;
-    if (typeof stateEvery !== 'number' || !Number.isSafeInteger(stateEvery) || stateEvery < 1024)
-      throw new RangeError(`opts.stateEvery must be an integer of at least 1024 bytes, got ${describe(stateEvery)}`);
-    if (verifyStored !== undefined && typeof verifyStored !== 'boolean')
-      throw new TypeError(`opts.verifyStored must be a boolean, got ${describe(verifyStored)}`);
-    if (read !== undefined && typeof read !== 'function')
-      throw new TypeError(`opts.read must be a function, got ${describe(read)}`);
-    if (erase !== undefined && typeof erase !== 'function')
-      throw new TypeError(`opts.erase must be a function, got ${describe(erase)}`);
-    if (
-      kv !== undefined &&
-      (typeof kv !== 'object' || kv === null || typeof kv.get !== 'function' || typeof kv.set !== 'function')
-    )
-      throw new TypeError(`opts.kv must be a KvStore (get, set, delete), got ${describe(kv)}`);
+    const { kv, read, erase, verifyStored, stateEvery, mode, outboard } = checkBlake3StoreOpts(opts);
     this.store = store;
     this.extensions = store.extensions;
-    this.verifyStored = verifyStored ?? false;
+    this.verifyStored = verifyStored;
     this.#kv = kv ?? new MemoryKvStore<HashRecord>();
     this.#read = read;
     this.#erase = erase;
     this.#stateEvery = stateEvery;
-    // Checked now (a key and a context together are refused), not at the first upload.
-    const { dkLen: _, ...mode } = new Mode({ key, context }).options;
     this.#mode = mode;
+    if (outboard !== undefined) {
+      this.#leafBytes = outboard.leafBytes;
+      this.#keepOutboard = outboard.keep ?? ((id, bytes, length) => this.#keepInStore(id, bytes, length));
+      this.#outboardInStore = outboard.keep === undefined;
+    }
   }
 
   /** Bytes read back from the store so far to rebuild hashes: 0 while every instance keeps its state. */
@@ -162,6 +196,16 @@ export class Blake3Store extends DataStore {
     await this.#kv.delete(id);
     await this.#kv.delete(id + VERIFIED_KEY_SUFFIX);
     await this.#kv.delete(id + MID_REQUEST_KEY_SUFFIX);
+    if (this.#leafBytes !== undefined) {
+      await this.#dropRuns(id, await this.#runs(id), 0);
+      await this.#kv.delete(id + LEAF_RUNS_KEY_SUFFIX);
+      // An outboard kept in the store (by default), if the upload verified.
+      if (this.#outboardInStore) await this.#removeFromStore(id + OUTBOARD_SUFFIX).catch(() => undefined);
+    }
+    await this.#removeFromStore(id);
+  }
+
+  async #removeFromStore(id: string): Promise<void> {
     if (this.#erase === undefined) return this.store.remove(id);
     // The store's own failure (S3Store's on a finished upload) is covered by the erase.
     await this.store.remove(id).catch(() => undefined);
@@ -169,6 +213,20 @@ export class Blake3Store extends DataStore {
   }
 
   override async write(readable: Readable, id: string, offset: number): Promise<number> {
+    // The body may fail while the key-value store answers, or before the store reads the stream
+    // it was handed (S3Store reads its metadata first, and a stream that failed before it listens
+    // would never end for it): the error is held, not thrown as an unhandled one, and passed on
+    // once the store reads.
+    let early: Error | undefined;
+    const hold = (e: Error) => void (early ??= e);
+    readable.on('error', hold);
+    const passOn = <T extends Transform>(to: T): T => {
+      readable.off('error', hold);
+      to.on('error', () => undefined);
+      if (early !== undefined) failWhenRead(to, early);
+      else readable.on('error', (e) => failWhenRead(to, e));
+      return to;
+    };
     // A verified upload is final: it takes no byte more.
     if (offset > 0 && (await this.verifiedRoot(id)) !== undefined) {
       const none = new Transform({
@@ -177,23 +235,40 @@ export class Blake3Store extends DataStore {
           callback(new Error(`upload ${id} verified and is final: it takes no more bytes`));
         },
       });
-      readable.on('error', (e) => none.destroy(e));
+      passOn(none);
       return this.store.write(readable.pipe(none), id, offset);
     }
     // A key-value store that is down fails the request here, before the upload is touched.
     const state = await this.#stateAt(id, offset);
     // The bytes before this write cannot be read yet: the state stays where it is and the bytes
     // after it are read back at the finish.
-    if (state === undefined) return this.store.write(readable, id, offset);
+    if (state === undefined) return this.store.write(readable.pipe(passOn(new PassThrough())), id, offset);
+    // With `outboard`, the leaves of the bytes as they pass, in runs cut where the states are
+    // saved; runs that reach past the bytes the store holds (an instance killed mid-request)
+    // are dropped first.
+    const leafBytes = this.#leafBytes;
+    const runs = leafBytes === undefined ? undefined : await this.#runs(id);
+    if (runs !== undefined) await this.#dropRuns(id, runs, offset);
+    let run = leafBytes === undefined ? undefined : new LeafRun(offset, leafBytes);
+    const keepRun = async (): Promise<void> => {
+      if (run === undefined || run.end === run.start) return;
+      const { start, end } = run;
+      await this.#kv.set(runKey(id, start), run.record(id));
+      runs!.push([start, end]);
+      await this.#saveRuns(id, runs!);
+    };
     // States at every `stateEvery` bytes of the upload while the body passes, the state before
     // the body first: what a failure, or the next instance after a kill, goes back to.
     const saved: SharedStateRecord[] = [state.record()];
     const every = this.#stateEvery;
-    const keep = (record: SharedStateRecord): Promise<void> => {
+    const keep = async (record: SharedStateRecord): Promise<void> => {
       saved.push(record);
       if (saved.length > MID_REQUEST_STATES + 1) saved.splice(1, 1);
-      // Best effort: a request does not fail for a state it could not save (the next one reads back).
-      return this.#kv.set(id + MID_REQUEST_KEY_SUFFIX, { states: saved.slice(1) }).catch(() => undefined);
+      // Best effort: a request does not fail for a state or run it could not save (the next
+      // one, or the finish, reads back).
+      await keepRun().catch(() => undefined);
+      if (run !== undefined) run = new LeafRun(record.offset, leafBytes!);
+      await this.#kv.set(id + MID_REQUEST_KEY_SUFFIX, { states: saved.slice(1) }).catch(() => undefined);
     };
     const tee = new Transform({
       transform(chunk: Uint8Array, _encoding, callback) {
@@ -201,19 +276,26 @@ export class Blake3Store extends DataStore {
           const boundary = (Math.floor(state.offset / every) + 1) * every;
           if (state.offset + chunk.length < boundary) {
             state.write(state.offset, chunk);
+            run?.update(chunk);
             return callback(null, chunk);
           }
           const at = state.offset;
-          state.write(at, chunk.subarray(0, boundary - at));
+          const before = chunk.subarray(0, boundary - at);
+          state.write(at, before);
+          run?.update(before);
           const record = state.record();
-          state.write(boundary, chunk.subarray(boundary - at));
-          keep(record).then(() => callback(null, chunk), callback);
+          keep(record).then(() => {
+            const after = chunk.subarray(boundary - at);
+            state.write(boundary, after);
+            run?.update(after);
+            callback(null, chunk);
+          }, callback);
         } catch (e) {
           callback(e as Error);
         }
       },
     });
-    readable.on('error', (e) => tee.destroy(e));
+    passOn(tee);
     let written: number | undefined;
     let failure: unknown;
     try {
@@ -227,6 +309,12 @@ export class Blake3Store extends DataStore {
         // The hash must cover exactly the bytes the store kept: after a failure, go back to the
         // last state at or before what it kept and take the rest from the store (or at the finish).
         const kept = written ?? (await this.store.getUpload(id)).offset;
+        if (runs !== undefined) {
+          // The leaves of the bytes kept: this run if the store kept all it passed, and no run
+          // past what it kept (the finish reads back what the runs lack).
+          if (run!.end === kept) await keepRun().catch(() => undefined);
+          await this.#dropRuns(id, runs, kept);
+        }
         if (state.offset === kept) await this.#save(id, state);
         else {
           const back = SharedHashState.read(latestAtOrBefore(saved, kept)!, id, this.#mode);
@@ -284,8 +372,18 @@ export class Blake3Store extends DataStore {
     return hasher.digest();
   }
 
-  /** Records that the upload's bytes verified with `root`, which makes it final; its hash state is dropped. */
-  async keepVerified(id: string, _size: number, root: Uint8Array): Promise<void> {
+  /**
+   * Records that the upload's bytes verified with `root`, which makes it final; its hash state is
+   * dropped. With `outboard`, first keeps the outboard, after checking that its Bao hash is
+   * `root` (otherwise it throws and records nothing).
+   */
+  async keepVerified(id: string, size: number, root: Uint8Array): Promise<void> {
+    if (this.#leafBytes !== undefined) {
+      const runs = await this.#runs(id);
+      await this.#makeOutboard(id, size, root, runs);
+      await this.#dropRuns(id, runs, 0);
+      await this.#kv.delete(id + LEAF_RUNS_KEY_SUFFIX);
+    }
     const hex = bytesToHex(root);
     await this.#kv.set(id + VERIFIED_KEY_SUFFIX, {
       format: VERIFIED_FORMAT,
@@ -376,6 +474,169 @@ export class Blake3Store extends DataStore {
   async #save(id: string, state: SharedHashState): Promise<void> {
     await this.#kv.set(id, state.record());
   }
+
+  /** The list of the upload's leaf runs; a damaged or foreign one counts as none (the finish reads back). */
+  async #runs(id: string): Promise<RunList> {
+    const record = await this.#kv.get(id + LEAF_RUNS_KEY_SUFFIX);
+    if (record === undefined) return [];
+    const { format, upload, runs } = record;
+    const valid =
+      format === LEAF_RUNS_FORMAT &&
+      upload === id &&
+      Array.isArray(runs) &&
+      runs.every(
+        (r: unknown) => Array.isArray(r) && r.length === 2 && r.every(Number.isSafeInteger) && 0 <= r[0] && r[0] < r[1],
+      );
+    return valid ? (runs as RunList) : [];
+  }
+
+  async #saveRuns(id: string, runs: RunList): Promise<void> {
+    await this.#kv.set(id + LEAF_RUNS_KEY_SUFFIX, { format: LEAF_RUNS_FORMAT, upload: id, runs });
+  }
+
+  /** Drops, from `runs` and the key-value store, the runs that end past `end`. */
+  async #dropRuns(id: string, runs: RunList, end: number): Promise<void> {
+    const past = runs.filter(([, e]) => e > end);
+    if (past.length === 0) return;
+    runs.splice(0, runs.length, ...runs.filter(([, e]) => e <= end));
+    if (end > 0) await this.#saveRuns(id, runs);
+    for (const [start] of past) await this.#kv.delete(runKey(id, start));
+  }
+
+  /**
+   * Makes the outboard of the upload's `size` bytes from its leaf runs and the stored bytes they
+   * lack, checks that its root is `root` and keeps it. Runs that do not make that root (a store
+   * that kept other bytes than passed through it) are set aside and every byte is read back.
+   */
+  async #makeOutboard(id: string, size: number, root: Uint8Array, runs: RunList): Promise<void> {
+    const dir = await mkdtemp(join(tmpdir(), 'blake3-obao-'));
+    try {
+      let builder = await this.#buildOutboard(id, size, join(dir, 'parents'), runs);
+      if (!constantTimeEqual(builder.root(), root)) {
+        await builder.discard();
+        builder = await this.#buildOutboard(id, size, join(dir, 'parents'), []);
+        if (!constantTimeEqual(builder.root(), root)) {
+          await builder.discard();
+          throw new Error(`the Bao outboard built for upload ${id} is not that of its verified bytes`);
+        }
+      }
+      const path = join(dir, 'outboard');
+      await builder.writeOutboard(path);
+      await this.#keepOutboard!(id, createReadStream(path), (await stat(path)).size);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  /** The tree of the upload's `size` bytes: its runs in order, the stored bytes between and after them. */
+  async #buildOutboard(id: string, size: number, parents: string, runs: RunList): Promise<OutboardBuilder> {
+    const leafBytes = this.#leafBytes!;
+    const builder = new OutboardBuilder(parents, Math.log2(leafBytes / 1024));
+    const take = async (bytes: Uint8Array): Promise<void> => {
+      builder.update(bytes);
+      if (builder.shouldFlush) await builder.flush();
+    };
+    const readBack = async (start: number, end: number): Promise<void> => {
+      const read = await this.#read?.(id, start, end);
+      if (read === undefined)
+        throw new Error(`upload ${id}: the store cannot read back bytes ${start} to ${end}, which its outboard lacks`);
+      let at = start;
+      for await (const bytes of read) {
+        await take(bytes);
+        at += bytes.length;
+        this.#readBack += bytes.length;
+      }
+      if (at !== end) throw new Error(`upload ${id}: read back up to ${at} bytes, expected ${end}`);
+    };
+    let at = 0;
+    for (const [start, end] of [...runs].sort((a, b) => a[0] - b[0])) {
+      if (start < at || end > size) continue;
+      const record = await this.#kv.get(runKey(id, start));
+      if (record === undefined) continue;
+      let run;
+      try {
+        run = readLeafRun(record, id, leafBytes);
+      } catch (e) {
+        if (!(e instanceof CheckpointError)) throw e;
+        this.emit(STATE_REFUSED_EVENT, id, e);
+        continue;
+      }
+      if (run.start !== start || run.end !== end) continue;
+      if (start > at) await readBack(at, start);
+      await take(run.head);
+      builder.updateLeaves(run.cvs);
+      await take(run.tail);
+      at = end;
+    }
+    if (at < size) await readBack(at, size);
+    await builder.flush();
+    return builder;
+  }
+
+  /** Keeps an outboard in the wrapped store, as the finished upload `<id>.obao`. */
+  async #keepInStore(id: string, outboard: Readable, length: number): Promise<void> {
+    const name = id + OUTBOARD_SUFFIX;
+    await this.store.create(new Upload({ id: name, size: length, offset: 0 }));
+    const written = await this.store.write(outboard, name, 0);
+    if (written !== length) throw new Error(`upload ${id}: kept ${written} bytes of its ${length}-byte outboard`);
+  }
+}
+
+/**
+ * Blake3Store's options, checked (a key and a context together are refused now, not at the
+ * first upload), with their defaults; for a subclass to call before it makes its store.
+ */
+export function checkBlake3StoreOpts(opts: Blake3StoreOpts): CheckedOpts {
+  if (typeof opts !== 'object' || opts === null) throw new TypeError(`opts must be an object, got ${describe(opts)}`);
+  const { key, context, kv, read, erase, verifyStored, outboard, stateEvery = 8 << 20 } = opts;
+  if (typeof stateEvery !== 'number' || !Number.isSafeInteger(stateEvery) || stateEvery < 1024)
+    throw new RangeError(`opts.stateEvery must be an integer of at least 1024 bytes, got ${describe(stateEvery)}`);
+  if (verifyStored !== undefined && typeof verifyStored !== 'boolean')
+    throw new TypeError(`opts.verifyStored must be a boolean, got ${describe(verifyStored)}`);
+  if (read !== undefined && typeof read !== 'function')
+    throw new TypeError(`opts.read must be a function, got ${describe(read)}`);
+  if (erase !== undefined && typeof erase !== 'function')
+    throw new TypeError(`opts.erase must be a function, got ${describe(erase)}`);
+  if (
+    kv !== undefined &&
+    (typeof kv !== 'object' || kv === null || typeof kv.get !== 'function' || typeof kv.set !== 'function')
+  )
+    throw new TypeError(`opts.kv must be a KvStore (get, set, delete), got ${describe(kv)}`);
+  const { dkLen: _, ...mode } = new Mode({ key, context }).options;
+  if (outboard !== undefined && typeof outboard !== 'boolean' && (typeof outboard !== 'object' || outboard === null))
+    throw new TypeError(`opts.outboard must be a boolean or Bao tree options, got ${describe(outboard)}`);
+  if (outboard && (key !== undefined || context !== undefined))
+    throw new TypeError('opts.outboard needs the hash mode: a Bao tree is not keyed, drop opts.key and opts.context');
+  let tree: { leafBytes: number; keep: Blake3StoreOutboard['keep'] } | undefined;
+  if (outboard) {
+    const { keep, ...treeOpts } = outboard === true ? { ...DEFAULT_OUTBOARD, keep: undefined } : outboard;
+    if (keep !== undefined && typeof keep !== 'function')
+      throw new TypeError(`opts.outboard.keep must be a function, got ${describe(keep)}`);
+    new BaoEncoder(treeOpts); // checks chunkGroupLog
+    tree = { leafBytes: 1024 * 2 ** (treeOpts.chunkGroupLog ?? 0), keep };
+  }
+  return { kv, read, erase, verifyStored: verifyStored ?? false, stateEvery, mode: mode as HashMode, outboard: tree };
+}
+
+type HashMode = Omit<Blake3Opts, 'dkLen'>;
+
+type CheckedOpts = Pick<Blake3StoreOpts, 'kv' | 'read' | 'erase'> & {
+  verifyStored: boolean;
+  stateEvery: number;
+  mode: HashMode;
+  outboard: { leafBytes: number; keep: Blake3StoreOutboard['keep'] } | undefined;
+};
+
+/** Fails `stream` with `error` once it is read (at once if it is). */
+function failWhenRead(stream: Readable, error: Error): void {
+  const read = (event: string | symbol) => event === 'data' || event === 'readable';
+  if (stream.listenerCount('data') + stream.listenerCount('readable') > 0) return void stream.destroy(error);
+  const onListener = (event: string | symbol) => {
+    if (!read(event)) return;
+    stream.off('newListener', onListener);
+    setImmediate(() => stream.destroy(error));
+  };
+  stream.on('newListener', onListener);
 }
 
 /** The saved state with the largest offset at or before `end` (the first one is the request's start). */

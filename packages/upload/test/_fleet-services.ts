@@ -34,12 +34,21 @@ async function stop(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-export type Service = { port: number; stop(): Promise<void>; restart(): Promise<void> };
+export type Service = {
+  port: number;
+  /** The server's process id (while it runs). */
+  readonly pid: number | undefined;
+  stop(): Promise<void>;
+  restart(): Promise<void>;
+};
 
 function service(name: string, start: (port: number) => ChildProcess, port: number): Promise<Service> {
   let child = start(port);
   const s: Service = {
     port,
+    get pid() {
+      return child.pid;
+    },
     stop: () => stop(child),
     async restart() {
       await stop(child);

@@ -13,15 +13,17 @@ import { Random, testSeed } from '@blake3-web/testkit';
 import { Upload } from '@tus/utils';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { after, it } from 'node:test';
 // @ts-expect-error: plain .mjs shared with the bootstrap
 import { BAO_VERSION, baoInstall, baoIsPinned, baoPath } from '../../stream/setup/bao-setup.mjs';
+import { LeafRun, type LeafRunRecord } from '../src/_leaf-runs.ts';
 import { OutboardBuilder } from '../src/_outboard-builder.ts';
 import { Blake3FileStore, ROOT_HEADER, VERIFIED_HEADER, verifyBlake3 } from '../src/tus-server.ts';
+import { STATE_REFUSED_EVENT } from '../src/tus-store.ts';
 
 const seed = testSeed();
 const rng = new Random(seed ^ 0xb40f);
@@ -112,8 +114,13 @@ it(`the store's outboard and BaoEncoder's equal bao ${BAO_VERSION}'s over random
     });
     assert.deepEqual(
       readdirSync(dir).filter((f) => f.startsWith('u.')),
-      ['u.json', 'u.obao', 'u.verified'],
-      `${what}: the upload's files once it verified (no parents file left)`,
+      ['u.json', 'u.obao'],
+      `${what}: the upload's files once it verified`,
+    );
+    assert.deepEqual(
+      readdirSync(join(dir, '.blake3')),
+      ['u.verified.json'],
+      `${what}: its records once it verified (no state or leaf run left)`,
     );
     const stored = new Uint8Array(readFileSync(store.outboardPath('u')));
     const encoded = encoderOutboard(data, chunkGroupLog);
@@ -193,25 +200,39 @@ it(`the store's outboard builder alone equals bao ${BAO_VERSION} over appends, r
   assert.ok(cases >= 8, `seed ${seed}: ${cases} cases`);
 });
 
-it('a failed append of parents is never part of an outboard: the request fails and the tree is built again', async () => {
-  const dir = mkdtempSync(join(root, 'f'));
-  const data = rng.bytes(3 << 20);
-  const store = new Blake3FileStore({ directory: dir, outboard: { chunkGroupLog: 0 } });
-  await store.create(new Upload({ id: 'u', size: data.length, offset: 0 }));
-  assert.equal(await store.write(body(data.subarray(0, 1 << 20), false), 'u', 0), 1 << 20);
-  // The parents file cannot be written: a directory stands in its place.
-  rmSync(join(dir, 'u.obao.post'));
-  mkdirSync(join(dir, 'u.obao.post'));
-  await assert.rejects(store.write(body(data.subarray(1 << 20, 2 << 20), false), 'u', 1 << 20));
-  rmSync(join(dir, 'u.obao.post'), { recursive: true });
-  const { offset } = await store.getUpload('u');
-  assert.equal(await store.write(body(data.subarray(offset), false), 'u', offset), data.length);
-  const content = new Uint8Array(readFileSync(join(dir, 'u')));
-  const reference = new BaoEncoder({ chunkGroupLog: 0 }).update(content).finalize();
-  const request = new Request('http://127.0.0.1/files/u', {
-    method: 'PATCH',
-    headers: { [ROOT_HEADER]: bytesToHex(reference.hash) },
-  });
-  await verifyBlake3(store)(request, await store.getUpload('u'));
-  assert.deepEqual(new Uint8Array(readFileSync(store.outboardPath('u'))), reference.outboard);
+it('leaf runs that are damaged or of other bytes are never part of an outboard: the finish reads the bytes back', async () => {
+  for (const fault of ['damaged', 'other bytes'] as const) {
+    const dir = mkdtempSync(join(root, 'f'));
+    const data = rng.bytes(3 << 20);
+    const store = new Blake3FileStore({ directory: dir, outboard: { chunkGroupLog: 0 } });
+    const refused: string[] = [];
+    store.on(STATE_REFUSED_EVENT, (_id: string, e: Error) => refused.push(e.message));
+    await store.create(new Upload({ id: 'u', size: data.length, offset: 0 }));
+    assert.equal(await store.write(body(data.subarray(0, 1 << 20), false), 'u', 0), 1 << 20);
+    const path = join(dir, '.blake3', 'u.obao-run%400.json');
+    const run = JSON.parse(readFileSync(path, 'utf8')) as LeafRunRecord;
+    if (fault === 'damaged') writeFileSync(path, JSON.stringify({ ...run, cvs: `A${run.cvs.slice(1)}` }));
+    else {
+      // A well-formed run of the same stretch made from other bytes (a store that kept other
+      // bytes than passed through it).
+      const other = new LeafRun(0, 1024);
+      other.update(rng.bytes(1 << 20));
+      writeFileSync(path, JSON.stringify(other.record('u')));
+    }
+    assert.equal(await store.write(body(data.subarray(1 << 20), false), 'u', 1 << 20), data.length);
+    const reference = new BaoEncoder({ chunkGroupLog: 0 }).update(data).finalize();
+    const request = new Request('http://127.0.0.1/files/u', {
+      method: 'PATCH',
+      headers: { [ROOT_HEADER]: bytesToHex(reference.hash) },
+    });
+    const before = store.bytesReadBack;
+    assert.deepEqual(await verifyBlake3(store)(request, await store.getUpload('u')), {
+      headers: { [VERIFIED_HEADER]: bytesToHex(reference.hash) },
+    });
+    assert.deepEqual(new Uint8Array(readFileSync(store.outboardPath('u'))), reference.outboard, fault);
+    if (fault === 'damaged') {
+      assert.match(refused.join(), /outboard leaf run refused: the checksum does not match/);
+      assert.equal(store.bytesReadBack - before, 1 << 20, 'the stretch of the damaged run is read back');
+    } else assert.equal(store.bytesReadBack - before, data.length, 'every byte is read back');
+  }
 });

@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { truncate } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { after, describe, it } from 'node:test';
 import {
   Blake3Store,
@@ -292,3 +292,33 @@ function flipBase64(text: string): string {
   bytes[0] ^= 1;
   return bytes.toString('base64');
 }
+
+describe('a body that fails before the store reads it', () => {
+  it('while the key-value store answers: the write is refused, no error escapes unhandled, and the upload goes on', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'blake3-early-'));
+    try {
+      class SlowKv extends MemoryKvStore<HashRecord> {
+        override async get(key: string) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          return super.get(key);
+        }
+      }
+      const store = new Blake3Store(new FileStore({ directory: dir }), {
+        kv: new SlowKv(),
+        read: fileStoreBytes(dir),
+      });
+      const data = new Random(35).bytes(50_000);
+      await store.create(new Upload({ id: 'e', size: data.length, offset: 0 }));
+      // The connection breaks after 10 ms, while the state is still being read.
+      const broken = new PassThrough();
+      broken.write(Buffer.from(data.subarray(0, 1000)));
+      setTimeout(() => broken.destroy(new Error('connection reset')), 10);
+      await assert.rejects(store.write(broken, 'e', 0));
+      const { offset } = await store.getUpload('e');
+      assert.equal(await store.write(body(data.subarray(offset)), 'e', offset), data.length);
+      assert.equal(bytesToHex(await store.rootOf('e', data.length)), official(data));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
