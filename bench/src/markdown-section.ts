@@ -93,6 +93,9 @@ export function environmentSection(title: string, report: BenchReport, resultsLi
       'below 4 KiB both rows run the same code. Its incremental `Hasher` is pure JS at every size.',
   );
   out.push(
+    "- BLAKE3 crate, wasm32 SIMD is the official Rust crate's own WASM SIMD backend, as `@fuzdev/blake3_wasm` builds it with wasm-bindgen: `hash()` one-shot, a `Blake3Hasher` per message incremental; both copy the input into the module's memory.",
+  );
+  out.push(
     '- hash-wasm (WASM without SIMD) creates hashers asynchronously; both modes reuse one hasher with `init()` per message, its documented fast path, and ask for binary output.',
   );
   out.push(

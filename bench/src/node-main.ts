@@ -16,6 +16,8 @@ import {
   coreReusedHasherCandidate,
   hashWasmCandidate,
   nobleCandidate,
+  OFFICIAL_WASM_PACKAGE,
+  officialWasmCandidate,
 } from './candidates-blake3.ts';
 import { blake3JitJsPathCandidate, nodeSha256Candidate } from './candidates-node.ts';
 import { coreRevision } from './core-revision.ts';
@@ -62,7 +64,10 @@ function peerVersion(pkg: string): string {
 }
 
 const peers = [
-  ...['blake3-jit', 'hash-wasm', '@noble/hashes'].map((name) => ({ name, version: peerVersion(name) })),
+  ...[OFFICIAL_WASM_PACKAGE, 'blake3-jit', 'hash-wasm', '@noble/hashes'].map((name) => ({
+    name,
+    version: peerVersion(name),
+  })),
   { name: 'OpenSSL (node:crypto)', version: process.versions.openssl },
 ];
 
@@ -72,6 +77,7 @@ const defaultBackend = backend();
 const candidates: Candidate[] = [
   ...coreCandidates(),
   coreReusedHasherCandidate(),
+  await officialWasmCandidate(),
   blake3JitCandidate(),
   await blake3JitJsPathCandidate(),
   await hashWasmCandidate(),
