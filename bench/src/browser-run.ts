@@ -150,7 +150,7 @@ export function describeError(err: unknown): string {
 }
 
 /** A pool's digest that differs from blake3() of the same bytes: a wrong answer, not an engine failure. */
-export const WRONG_OUTPUT = 'wrong output';
+class WrongOutput extends Error {}
 
 function newRow(id: string, label: string): TaskRow {
   return { id, label, samples: [], median: Number.NaN };
@@ -167,7 +167,7 @@ function newRow(id: string, label: string): TaskRow {
  * reads, past the blob store's memory: the next read failed with "network error". Workers that
  * live one round give their slices back when they end; a fresh Blob per round failed sooner (14).
  */
-async function poolRows(
+export async function poolRows(
   opts: {
     createPool: (size: number) => PoolLike;
     sizes: readonly number[];
@@ -188,7 +188,8 @@ async function poolRows(
     ...(opts.startReaders ? [newRow('read', 'read only')] : []),
     ...opts.sizes.map((s) => newRow(`pool-${s}`, `pool of ${s} worker${s > 1 ? 's' : ''}`)),
   ];
-  const skip = (row: TaskRow, err: unknown) => (row.skipped = describeError(err));
+  const skip = (row: TaskRow, err: unknown) =>
+    (row.skipped = err instanceof WrongOutput ? err.message : describeError(err));
   for (let r = 0; r < opts.rounds; r++) {
     const runs = new Map<TaskRow, () => Promise<void>>();
     const stop: (() => void)[] = [];
@@ -207,7 +208,7 @@ async function poolRows(
             await pool.hashBlob(warmUp);
             runs.set(row, async () => {
               const got = hex(await pool.hashBlob(blob));
-              if (got !== expected) throw new Error(`${WRONG_OUTPUT}: ${got}, expected ${expected}`);
+              if (got !== expected) throw new WrongOutput(`wrong output: ${got}, expected ${expected}`);
             });
           }
         } catch (err) {
@@ -229,7 +230,9 @@ async function poolRows(
     }
     onRound(r);
   }
-  for (const row of rows) row.median = row.samples.length ? median(row.samples) : Number.NaN;
+  // A skipped row shows its reason, not the rounds it managed before failing.
+  for (const row of rows)
+    row.median = row.samples.length && row.skipped === undefined ? median(row.samples) : Number.NaN;
   return rows;
 }
 
