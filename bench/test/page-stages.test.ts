@@ -2,6 +2,7 @@
 // going when one row's reads fail, the tasks table says why a row has no number, the progress
 // never goes back, the chart keeps its labels inside. No timing is asserted.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 
 import { blake3, ready } from '@blake3-web/core';
@@ -9,6 +10,7 @@ import { blake3, ready } from '@blake3-web/core';
 import type { BatchResult } from '../src/batch-measure.ts';
 import { poolRows, type BlobReaders, type PoolLike } from '../src/browser-run.ts';
 import { progressPlan, type Progress } from '../src/progress.ts';
+import { runRounds } from '../src/run-rounds.ts';
 import { SIZES } from '../src/sizes.ts';
 import { renderChart } from '../src/svg-chart.ts';
 import { taskGroups } from '../src/task-groups.ts';
@@ -145,4 +147,22 @@ test('chart: the size labels stay inside the drawing', () => {
     assert.ok(Number(m[1]) - half >= 0, `${m[2]} starts at ${Number(m[1]) - half}`);
   }
   assert.match(svg, />16 MiB</);
+});
+
+test('runRounds reports its progress in order, ending at 1', async () => {
+  const sha = (b: Uint8Array) => new Uint8Array(createHash('sha256').update(b).digest());
+  const seen: number[] = [];
+  await runRounds({
+    candidates: [{ id: 'a', label: 'a', algorithm: 'sha256', oneShot: sha }],
+    reference: (_a, input) => sha(input),
+    sizes: [64, 1024],
+    modes: ['one-shot', 'incremental'],
+    rounds: 3,
+    targetMs: 1,
+    updateSize: 1024,
+    onProgress: (f) => seen.push(f),
+  });
+  assert.ok(seen.length > 3);
+  for (let i = 1; i < seen.length; i++) assert.ok(seen[i] >= seen[i - 1], `${seen[i]} after ${seen[i - 1]}`);
+  assert.equal(seen.at(-1), 1);
 });
