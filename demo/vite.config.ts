@@ -37,7 +37,7 @@ function uploads(): Plugin {
 }
 
 // The benchmark page measures the peers bench/ installs; their versions go into its results.
-const PEERS = ['blake3-jit', 'hash-wasm', '@noble/hashes'];
+const PEERS = ['@fuzdev/blake3_wasm', 'blake3-jit', 'hash-wasm', '@noble/hashes'];
 function peerVersion(name: string): string {
   const file = fileURLToPath(new URL(`../bench/node_modules/${name}/package.json`, import.meta.url));
   return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;

@@ -31,7 +31,10 @@ export interface BrowserBenchReport {
   readonly peers: readonly { name: string; version: string }[];
   readonly verifications: readonly Verification[];
   readonly cells: readonly Cell[];
-  /** @blake3-web/worker's pool on one large Blob, per pool size. */
+  /**
+   * @blake3-web/worker's pool on one large Blob, per pool size; first, where the page measured
+   * it, the row `read` (workers that only read the Blob), the ceiling of every pool row.
+   */
   readonly pool: { readonly blobBytes: number; readonly rounds: number; readonly rows: TaskRow[] };
   /** Blake3Stream (and friends) over chunks of one stream, against one-shot over the same bytes. */
   readonly stream: {
@@ -42,5 +45,7 @@ export interface BrowserBenchReport {
   };
   /** hashMany / hashManyInto against a loop of blake3() on batches of small messages (absent from older runs). */
   readonly batch?: readonly BatchResult[];
+  /** Stages that failed as a whole (their tables stay empty), with the reason. */
+  readonly skipped?: readonly { readonly stage: 'stream' | 'batch'; readonly reason: string }[];
   readonly elapsedMs: number;
 }

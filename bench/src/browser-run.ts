@@ -17,10 +17,12 @@ import {
   coreReusedHasherCandidate,
   hashWasmCandidate,
   nobleCandidate,
+  officialWasmCandidate,
 } from './candidates-blake3.ts';
 import { megabytesPerSecond } from './measure.ts';
 import { roundOrder, runRounds, type Cell } from './run-rounds.ts';
-import { paintInput, SIZES, UPDATE_SIZE } from './sizes.ts';
+import { progressPlan, type Progress } from './progress.ts';
+import { formatSize, paintInput, SIZES, UPDATE_SIZE } from './sizes.ts';
 import { median, quantile } from './stats.ts';
 import { measureStreams } from './stream-measure.ts';
 import type { Verification } from './verify.ts';
@@ -48,6 +50,12 @@ export interface BrowserRunOptions {
   readonly onPartial?: (report: BrowserBenchReport) => void;
   /** Passed on to runRounds: every cell after every round. */
   readonly onRound?: (cells: readonly Cell[]) => void;
+  /** The step under way and how much of the run is done, for a progress bar. */
+  readonly onProgress?: (progress: Progress) => void;
+  /** Pool sizes measured on the large Blob (default 1 and 2: this machine kind has 2 cores). */
+  readonly poolSizes?: readonly number[];
+  /** Starts workers that only read the pool's Blob: the row every pool row is a ratio of. */
+  readonly startReaders?: () => Promise<BlobReaders>;
 }
 
 /** Lets the page repaint and take input between samples. */
@@ -79,6 +87,7 @@ async function webCryptoCells(
   rounds: number,
   targetMs: number,
   verifications: Verification[],
+  onProgress: (fraction: number) => void,
 ): Promise<Cell[]> {
   const digest = (input: Uint8Array) => crypto.subtle.digest('SHA-256', input as Uint8Array<ArrayBuffer>);
   const time = async (input: Uint8Array, calls: number) => {
@@ -116,6 +125,7 @@ async function webCryptoCells(
       const ms = await time(w.input, w.cell.calls);
       w.cell.samples.push(megabytesPerSecond(w.cell.size, w.cell.calls, ms));
     }
+    onProgress((r + 1) / rounds);
     await macrotask();
   }
   for (const { cell } of work) {
@@ -126,42 +136,103 @@ async function webCryptoCells(
   return work.map((w) => w.cell);
 }
 
-/** Pools of 1 and 2 workers on the same Blob, alternating in shuffled order every round. */
-async function poolRows(
-  createPool: (size: number) => PoolLike,
-  bytes: number,
-  rounds: number,
-  log: (l: string) => void,
+/** Workers that read a Blob's bytes the way the pool's workers do, without hashing them. */
+export interface BlobReaders {
+  readonly label: string;
+  /** Reads every byte of `blob`; fails as the engine's read failed. */
+  readAll(blob: Blob): Promise<void>;
+  terminate(): void;
+}
+
+/** `Name: message`, as the page and the docs show why a row was skipped. */
+export function describeError(err: unknown): string {
+  return err instanceof Error || err instanceof DOMException ? `${err.name}: ${err.message}` : String(err);
+}
+
+/** A pool's digest that differs from blake3() of the same bytes: a wrong answer, not an engine failure. */
+class WrongOutput extends Error {}
+
+function newRow(id: string, label: string): TaskRow {
+  return { id, label, samples: [], median: Number.NaN };
+}
+
+/**
+ * Pools of each size hashing one Blob and, when the page hands them in, workers that only read
+ * it (the ceiling a pool cannot beat), interleaved in a shuffled order each round, medians. A
+ * row whose read fails is skipped from then on with the engine's reason; the others go on.
+ *
+ * Every round starts its workers afresh (warmed up on a small Blob, untimed) and ends them: each
+ * read slices the Blob, and Chromium (156) keeps a slice's bytes until the worker's garbage
+ * collector frees its tiny wrapper, which with ten workers reading a 96 MiB Blob came after 47
+ * reads, past the blob store's memory: the next read failed with "network error". Workers that
+ * live one round give their slices back when they end; a fresh Blob per round failed sooner (14).
+ */
+export async function poolRows(
+  opts: {
+    createPool: (size: number) => PoolLike;
+    sizes: readonly number[];
+    startReaders?: () => Promise<BlobReaders>;
+    bytes: number;
+    rounds: number;
+  },
+  onRound: (round: number) => void,
 ): Promise<TaskRow[]> {
+  const { bytes } = opts;
   let data: Uint8Array | undefined = new Uint8Array(bytes);
   for (let i = 0; i < bytes; i += 4096) data[i] = (i >>> 12) % 251;
   const expected = hex(blake3(data));
   const blob = new Blob([data as Uint8Array<ArrayBuffer>]);
   data = undefined; // The Blob holds its own copy; let the array go.
-  const sizes = [1, 2];
-  const pools = new Map(sizes.map((s) => [s, createPool(s)]));
-  const rows: TaskRow[] = sizes.map((s) => ({
-    id: `pool-${s}`,
-    label: `pool of ${s} worker${s > 1 ? 's' : ''}`,
-    samples: [],
-    median: 0,
-  }));
-  try {
-    // Round -1 starts the workers, warms them up and checks the answers.
-    for (let r = -1; r < rounds; r++) {
-      for (const s of roundOrder(sizes, Math.max(r, 0))) {
-        const t0 = performance.now();
-        const got = hex(await pools.get(s)!.hashBlob(blob));
-        const ms = performance.now() - t0;
-        if (got !== expected) throw new Error(`pool of ${s} gave ${got}, expected ${expected}`);
-        if (r >= 0) rows[s - 1].samples.push(megabytesPerSecond(bytes, 1, ms));
+  const warmUp = new Blob([new Uint8Array(1 << 20)]);
+  const rows = [
+    ...(opts.startReaders ? [newRow('read', 'read only')] : []),
+    ...opts.sizes.map((s) => newRow(`pool-${s}`, `pool of ${s} worker${s > 1 ? 's' : ''}`)),
+  ];
+  const skip = (row: TaskRow, err: unknown) =>
+    (row.skipped = err instanceof WrongOutput ? err.message : describeError(err));
+  for (let r = 0; r < opts.rounds; r++) {
+    const runs = new Map<TaskRow, () => Promise<void>>();
+    const stop: (() => void)[] = [];
+    try {
+      for (const row of rows) {
+        if (row.skipped !== undefined) continue;
+        try {
+          if (row.id === 'read') {
+            const readers = await opts.startReaders!();
+            stop.push(() => readers.terminate());
+            row.label = readers.label;
+            runs.set(row, () => readers.readAll(blob));
+          } else {
+            const pool = opts.createPool(Number(row.id.slice('pool-'.length)));
+            stop.push(() => pool.terminate());
+            await pool.hashBlob(warmUp);
+            runs.set(row, async () => {
+              const got = hex(await pool.hashBlob(blob));
+              if (got !== expected) throw new WrongOutput(`wrong output: ${got}, expected ${expected}`);
+            });
+          }
+        } catch (err) {
+          skip(row, err);
+        }
       }
-      if (r >= 0) log(`pool round ${r + 1}/${rounds}`);
+      for (const row of roundOrder([...runs.keys()], r)) {
+        const t0 = performance.now();
+        try {
+          await runs.get(row)!();
+        } catch (err) {
+          skip(row, err);
+          continue;
+        }
+        row.samples.push(megabytesPerSecond(bytes, 1, performance.now() - t0));
+      }
+    } finally {
+      for (const s of stop) s();
     }
-  } finally {
-    for (const p of pools.values()) p.terminate();
+    onRound(r);
   }
-  for (const row of rows) row.median = median(row.samples);
+  // A skipped row shows its reason, not the rounds it managed before failing.
+  for (const row of rows)
+    row.median = row.samples.length && row.skipped === undefined ? median(row.samples) : Number.NaN;
   return rows;
 }
 
@@ -182,6 +253,7 @@ export async function runBrowserBench(opts: BrowserRunOptions): Promise<BrowserB
   const candidates: Candidate[] = [
     ...coreCandidates(),
     coreReusedHasherCandidate(),
+    await officialWasmCandidate(),
     blake3JitCandidate(),
     await hashWasmCandidate(),
     nobleCandidate(),
@@ -220,6 +292,33 @@ export async function runBrowserBench(opts: BrowserRunOptions): Promise<BrowserB
     opts.onPartial?.(report);
   };
 
+  const poolSizes = opts.poolSizes ?? [1, 2];
+  const poolRounds = quick ? 1 : 7;
+  const streamRounds = quick ? 1 : 7;
+  const batchRounds = quick ? 2 : 11;
+  // Stage weights are expected milliseconds, from the sizes and rounds and rough rates of this
+  // machine kind (a sample lasts targetMs; a Blob is read or hashed at ~300 MB/s in a loaded
+  // browser; a stream case at ~150): enough for a bar that moves evenly, not a prediction.
+  const cellsPlanned = sizes.length * (2 * candidates.length);
+  const advance = progressPlan(
+    [
+      { id: 'sync', label: 'implementations, size by size', weight: cellsPlanned * (rounds + 5) * targetMs },
+      { id: 'webcrypto', label: 'WebCrypto SHA-256', weight: sizes.length * (rounds + 3) * targetMs },
+      {
+        id: 'pool',
+        label: `worker pool on a ${formatSize(poolBytes)} Blob`,
+        weight: (poolRounds * (poolSizes.length + (opts.startReaders ? 1 : 0)) * poolBytes) / 300e3,
+      },
+      {
+        id: 'stream',
+        label: `streams over ${formatSize(streamBytes)}`,
+        weight: ((streamRounds + 2) * 18 * streamBytes) / 150e3,
+      },
+      { id: 'batch', label: 'batches of 4096 small messages', weight: 3 * 6 * (batchRounds + 2) * targetMs },
+    ],
+    (p) => opts.onProgress?.(p),
+  );
+
   partial({});
   log(
     `${quick ? 'quick' : 'full'} run: ${rounds} rounds, ~${targetMs} ms per sample, ${candidates.length + 1} implementations`,
@@ -235,54 +334,96 @@ export async function runBrowserBench(opts: BrowserRunOptions): Promise<BrowserB
     log,
     pause: macrotask,
     onRound: opts.onRound,
+    onProgress: (fraction, detail) => advance('sync', fraction, detail),
   });
   setBackend(defaultBackend);
   verifications.push(...sync.verifications);
   partial({ cells: [...sync.cells] });
 
   log('WebCrypto SHA-256');
-  const webcrypto = await webCryptoCells(sizes, rounds, targetMs, verifications);
+  advance('webcrypto', 0);
+  const webcrypto = await webCryptoCells(sizes, rounds, targetMs, verifications, (f) => advance('webcrypto', f));
   partial({ cells: [...sync.cells, ...webcrypto] });
 
-  log(`worker pool on a ${poolBytes >> 20} MiB Blob`);
-  const poolRounds = quick ? 1 : 7;
-  partial({
-    pool: {
-      blobBytes: poolBytes,
+  log(`worker pool on a ${formatSize(poolBytes)} Blob`);
+  advance('pool', 0);
+  const poolTable = await poolRows(
+    {
+      createPool: opts.createPool,
+      sizes: poolSizes,
+      startReaders: opts.startReaders,
+      bytes: poolBytes,
       rounds: poolRounds,
-      rows: await poolRows(opts.createPool, poolBytes, poolRounds, log),
     },
-  });
-
-  log(`streams over ${streamBytes >> 20} MiB in 64 KiB chunks`);
-  const streamRounds = quick ? 1 : 7;
-  const streamed = await measureStreams(
-    { core, stream: opts.stream },
-    { totalBytes: streamBytes, chunkBytes: 64 * 1024, rounds: streamRounds },
+    (r) => {
+      log(`pool round ${r + 1}/${poolRounds}`);
+      advance('pool', (r + 1) / poolRounds, `round ${r + 1} of ${poolRounds}`);
+    },
   );
-  const streamRows: TaskRow[] = streamed.map((r) => ({
-    id: r.case,
-    label: r.case,
-    samples: r.mbps,
-    median: median(r.mbps),
-  }));
-  partial({ stream: { totalBytes: streamBytes, chunkBytes: 64 * 1024, rounds: streamRounds, rows: streamRows } });
+  for (const row of poolTable.filter((x) => x.skipped !== undefined)) log(`${row.label}: skipped: ${row.skipped}`);
+  partial({ pool: { blobBytes: poolBytes, rounds: poolRounds, rows: poolTable } });
+
+  log(`streams over ${formatSize(streamBytes)} in 64 KiB chunks`);
+  advance('stream', 0, 'encoding the Bao inputs');
+  // A stage that fails leaves its table empty with the reason; the stages after it still run.
+  const skipped: { stage: 'stream' | 'batch'; reason: string }[] = [];
+  try {
+    const streamed = await measureStreams(
+      { core, stream: opts.stream },
+      {
+        totalBytes: streamBytes,
+        chunkBytes: 64 * 1024,
+        rounds: streamRounds,
+        pause: macrotask,
+        onRound: (r) =>
+          advance(
+            'stream',
+            (r + 2) / (streamRounds + 1),
+            r < 0 ? 'checking every case' : `round ${r + 1} of ${streamRounds}`,
+          ),
+      },
+    );
+    const streamRows: TaskRow[] = streamed.map((r) => ({
+      id: r.case,
+      label: r.case,
+      samples: r.mbps,
+      median: median(r.mbps),
+    }));
+    partial({ stream: { totalBytes: streamBytes, chunkBytes: 64 * 1024, rounds: streamRounds, rows: streamRows } });
+  } catch (err) {
+    skipped.push({ stage: 'stream', reason: describeError(err) });
+    log(`streams: skipped: ${describeError(err)}`);
+    partial({ skipped: [...skipped] });
+  }
 
   log('batches of 4096 small messages');
-  const batch = await measureBatches(core, {
-    count: 4096,
-    rounds: quick ? 2 : 11,
-    targetMs,
-    kernel: kernelBatch,
-    // All digests of a batch in flight at once, then awaited together: WebCrypto's fastest form.
-    sha256: {
-      label: 'WebCrypto SHA-256',
-      batch: (ms) => Promise.all(ms.map((m) => crypto.subtle.digest('SHA-256', m as Uint8Array<ArrayBuffer>))),
-    },
-    log,
-    pause: macrotask,
-  });
-  partial({ batch });
+  advance('batch', 0);
+  let workloadsDone = 0;
+  try {
+    const batch = await measureBatches(core, {
+      count: 4096,
+      rounds: batchRounds,
+      targetMs,
+      kernel: kernelBatch,
+      // All digests of a batch in flight at once, then awaited together: WebCrypto's fastest form.
+      sha256: {
+        label: 'WebCrypto SHA-256',
+        batch: (ms) => Promise.all(ms.map((m) => crypto.subtle.digest('SHA-256', m as Uint8Array<ArrayBuffer>))),
+      },
+      log: (line) => {
+        log(line);
+        workloadsDone++;
+        advance('batch', workloadsDone / 3, `${workloadsDone} of 3 workloads`);
+      },
+      pause: macrotask,
+    });
+    partial({ batch });
+  } catch (err) {
+    skipped.push({ stage: 'batch', reason: describeError(err) });
+    log(`batches: skipped: ${describeError(err)}`);
+    partial({ skipped: [...skipped] });
+  }
+  advance('batch', 1, 'done');
   log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
   return report;
 }

@@ -7,6 +7,7 @@ import type { CoreRevision } from './core-revision.ts';
 import type { Machine } from './machine-node.ts';
 import { throughputTable, typicalSpread } from './markdown-section.ts';
 import { formatSize } from './sizes.ts';
+import { taskGroups } from './task-groups.ts';
 
 export interface BrowserSectionContext {
   /** "Chromium 156.0.7501.0 (V8)" */
@@ -19,8 +20,13 @@ export interface BrowserSectionContext {
 }
 
 function taskTable(rows: readonly TaskRow[], baseLabel: string): string {
-  const base = rows[0]?.median ?? Number.NaN;
-  const body = rows.map((r) => `| ${r.label} | ${r.median.toFixed(0)} | ${(r.median / base).toFixed(2)} |`);
+  const [group] = taskGroups({
+    pool: { blobBytes: 0, rounds: 0, rows: [...rows] },
+    stream: { totalBytes: 0, chunkBytes: 0, rounds: 0, rows: [] },
+  });
+  const body = (group?.rows ?? []).map(
+    (r) => `| ${r.label} | ${r.mbps} | ${r.ratio}${r.note ? ` (${r.note.replaceAll('|', '\\|')})` : ''} |`,
+  );
   return [`| | MB/s | × ${baseLabel} |`, '|:--|--:|--:|', ...body].join('\n');
 }
 
@@ -56,17 +62,29 @@ export function browserSection(report: BrowserBenchReport, ctx: BrowserSectionCo
     out.push('');
     out.push(throughputTable(report, mode));
   }
+  if (report.candidates.some((c) => c.id === 'official-wasm')) {
+    out.push('');
+    out.push(
+      "BLAKE3 crate, wasm32 SIMD is the official Rust crate's own WASM SIMD backend as `@fuzdev/blake3_wasm` builds it: its `hash()` one-shot, a `Blake3Hasher` per message incremental.",
+    );
+  }
   out.push('');
   out.push(`### ${ctx.engine}: worker pool and streams`);
   out.push('');
+  const readRow = report.pool.rows[0]?.id === 'read';
+  const poolSizes = report.pool.rows.filter((r) => r.id.startsWith('pool-')).map((r) => r.id.slice(5));
   out.push(
-    `\`@blake3-web/worker\` hashing one ${formatSize(report.pool.blobBytes)} Blob (\`pool.hashBlob\`, default 16 MiB subtrees, workers started and warmed up before timing), ` +
-      `pools of 1 and 2 alternating in shuffled order, median of ${report.pool.rounds} rounds. ` +
+    `\`@blake3-web/worker\` hashing one ${formatSize(report.pool.blobBytes)} Blob (\`pool.hashBlob\`, default 16 MiB subtrees, ` +
+      // Runs with the read-only row started their workers each round; older runs once for all rounds.
+      (readRow
+        ? `workers started and warmed up on a small Blob before each round and ended after it), pools of ${poolSizes.slice(0, -1).join(', ')} and ${poolSizes.at(-1)} beside workers that only read the same Blob as the pool reads it (the ceiling no pool row can pass), `
+        : `workers started and warmed up before timing), pools of ${poolSizes.join(' and ')} `) +
+      `in a shuffled order each round, median of ${report.pool.rounds} rounds. ` +
       `Each worker reads its own slices of the Blob, so this includes reading the bytes, which one-shot \`blake3()\` over an array already in memory does not. ` +
       `The machine has 2 cores, shared with other work: 2 workers is the most that can scale here.`,
   );
   out.push('');
-  out.push(taskTable(report.pool.rows, report.pool.rows[0]?.label ?? ''));
+  out.push(taskTable(report.pool.rows, readRow ? 'read only' : (report.pool.rows[0]?.label ?? '')));
   out.push('');
   out.push(
     `Streams: ${formatSize(report.stream.totalBytes)} as a stream of ${formatSize(report.stream.chunkBytes)} chunks, ` +
@@ -75,6 +93,7 @@ export function browserSection(report: BrowserBenchReport, ctx: BrowserSectionCo
   out.push('');
   out.push(taskTable(report.stream.rows, 'one-shot'));
   out.push('');
+  for (const s of report.skipped ?? []) out.push(`Skipped, the ${s.stage} stage: ${s.reason}.`, '');
   if (report.batch?.length) {
     out.push(`### ${ctx.engine}: batches of small messages`);
     out.push('');

@@ -1,6 +1,7 @@
 // Adapters for every BLAKE3 implementation that runs in both Node and browsers. Each is called
 // the way its documentation suggests for speed, always returning a fresh 32-byte Uint8Array.
 import { blake3, isBackendAvailable, setBackend, type Backend } from '@blake3-web/core';
+import { Blake3Hasher, hash as officialHash, init as officialInit } from '@fuzdev/blake3_wasm';
 import { blake3 as nobleBlake3 } from '@noble/hashes/blake3.js';
 import { createHasher as jitCreateHasher, hash as jitHash } from 'blake3-jit';
 import { createBLAKE3 } from 'hash-wasm';
@@ -104,6 +105,34 @@ export function nobleCandidate(): Candidate {
       const h = nobleBlake3.create();
       for (const p of pieces) h.update(p);
       return h.digest();
+    },
+  };
+}
+
+/** The npm package that carries the official crate's WASM build; its version goes into the results. */
+export const OFFICIAL_WASM_PACKAGE = '@fuzdev/blake3_wasm';
+
+/**
+ * The official `blake3` Rust crate built for wasm32 with its SIMD backend (wasm-bindgen glue):
+ * the reference point for what a WASM SIMD BLAKE3 reaches. `init()` fetches the module in
+ * browsers and is a no-op in runtimes that loaded it on import. Its `update` copies each piece
+ * into the module's memory, as its `hash` copies the whole input.
+ */
+export async function officialWasmCandidate(): Promise<Candidate> {
+  await officialInit();
+  return {
+    id: 'official-wasm',
+    label: 'BLAKE3 crate, wasm32 SIMD',
+    algorithm: 'blake3',
+    oneShot: (input) => officialHash(input),
+    incremental: (pieces) => {
+      const h = new Blake3Hasher();
+      try {
+        for (const p of pieces) h.update(p);
+        return h.finalize();
+      } finally {
+        h.free();
+      }
     },
   };
 }

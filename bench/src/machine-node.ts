@@ -2,6 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { availableParallelism, cpus, release, totalmem, type } from 'node:os';
 
+import { runtimeEngine, runtimeVersion } from './runtime-name.ts';
+
 export interface Machine {
   readonly cpu: string;
   readonly cores: number;
@@ -33,7 +35,7 @@ export function describeMachine(): Machine {
     cpuFeatures: FEATURES.filter((f) => flags.has(f)),
     memoryGiB: Math.round(totalmem() / 2 ** 30),
     os: `${type()} ${release()}`,
-    runtime: `Node ${process.versions.node}`,
-    engine: `V8 ${process.versions.v8}`,
+    runtime: runtimeVersion(),
+    engine: runtimeEngine(),
   };
 }

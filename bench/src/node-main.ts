@@ -1,10 +1,11 @@
 // `pnpm bench`: measures every implementation in this Node process, saves the raw results under
-// bench/results/ and rewrites the Node section of docs/BENCHMARKS.md.
+// bench/results/ and rewrites the Node section of docs/BENCHMARKS.md. Run by Deno or Bun
+// (`pnpm bench:runtimes`), it measures that runtime and writes its section instead.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 
 import { backend, blake3, ready, setBackend } from '@blake3-web/core';
 
@@ -16,10 +17,13 @@ import {
   coreReusedHasherCandidate,
   hashWasmCandidate,
   nobleCandidate,
+  OFFICIAL_WASM_PACKAGE,
+  officialWasmCandidate,
 } from './candidates-blake3.ts';
 import { blake3JitJsPathCandidate, nodeSha256Candidate } from './candidates-node.ts';
 import { coreRevision } from './core-revision.ts';
 import { describeMachine } from './machine-node.ts';
+import { runtimeId, type RuntimeId } from './runtime-name.ts';
 import type { BenchReport, Clock } from './report.ts';
 import { runRounds } from './run-rounds.ts';
 import { clockArg, cpuNow, scriptArgs } from './script-args.ts';
@@ -39,7 +43,9 @@ const args = scriptArgs({
 // the tables' format).
 if (args.render !== undefined) {
   const saved = JSON.parse(readFileSync(args.render, 'utf8')) as BenchReport;
-  updateDoc(nodeSection(saved, resolve(args.render)));
+  // The file's name says whose run it was: node-, deno- or bun-<date>.json.
+  const runtime = (/^(node|deno|bun)-/.exec(basename(args.render))?.[1] ?? runtimeId()) as RuntimeId;
+  updateDoc(nodeSection(saved, resolve(args.render), runtime), runtime);
   console.log(`rendered ${args.render} into docs/BENCHMARKS.md`);
   process.exit(0);
 }
@@ -62,8 +68,13 @@ function peerVersion(pkg: string): string {
 }
 
 const peers = [
-  ...['blake3-jit', 'hash-wasm', '@noble/hashes'].map((name) => ({ name, version: peerVersion(name) })),
-  { name: 'OpenSSL (node:crypto)', version: process.versions.openssl },
+  ...[OFFICIAL_WASM_PACKAGE, 'blake3-jit', 'hash-wasm', '@noble/hashes'].map((name) => ({
+    name,
+    version: peerVersion(name),
+  })),
+  runtimeId() === 'node'
+    ? { name: 'OpenSSL (node:crypto)', version: process.versions.openssl }
+    : { name: 'node:crypto', version: describeMachine().runtime },
 ];
 
 await ready();
@@ -72,6 +83,7 @@ const defaultBackend = backend();
 const candidates: Candidate[] = [
   ...coreCandidates(),
   coreReusedHasherCandidate(),
+  await officialWasmCandidate(),
   blake3JitCandidate(),
   await blake3JitJsPathCandidate(),
   await hashWasmCandidate(),

@@ -2,9 +2,12 @@
 // DOM APIs, so a browser page can drive it with its own candidates, clock and logger.
 import type { Candidate, CallStyle, Reference } from './candidate.ts';
 import { calibrate, megabytesPerSecond, sinkValue, timeCalls } from './measure.ts';
-import { paintInput, splitInput } from './sizes.ts';
+import { formatSize, paintInput, splitInput } from './sizes.ts';
 import { median, quantile } from './stats.ts';
 import { referenceCache, verifyCell, type Verification } from './verify.ts';
+
+/** About how many sample lengths calibrating one cell takes (doubling up, then rescaling). */
+const CALIBRATION_SAMPLES = 4;
 
 export interface RunOptions {
   readonly candidates: readonly Candidate[];
@@ -23,6 +26,8 @@ export interface RunOptions {
   readonly pause?: () => Promise<void>;
   /** Called after every round with every cell so far: a page draws its table as rounds complete. */
   readonly onRound?: (cells: readonly Cell[], round: number) => void;
+  /** Work done so far of the whole call, in [0, 1], with what is being done: for a progress bar. */
+  readonly onProgress?: (fraction: number, detail: string) => void;
   // No forced garbage collection between samples: tried with `node --expose-gc`, it reset V8's
   // heap sizing so that hashers allocated per message ran at 14.5 MB/s instead of 24 at 64 B,
   // with twice the spread. Steady state is what applications see.
@@ -95,6 +100,21 @@ export async function runRounds(opts: RunOptions): Promise<RunResult> {
   const verifications: Verification[] = [];
   // groups[mode][size] lists the cells of one (mode, size) in candidate order.
   const groups: Work[][] = [];
+  // Progress in sample lengths: calibrating a cell takes about CALIBRATION_SAMPLES of them, the
+  // warm-up round one, each round one. Cells are counted before verification drops any.
+  const planned =
+    opts.sizes.length *
+    opts.modes.reduce(
+      (n, mode) => n + opts.candidates.filter((c) => (mode === 'one-shot' ? c.oneShot : c.incremental)).length,
+      0,
+    );
+  const totalUnits = Math.max(1, planned * (CALIBRATION_SAMPLES + 1 + opts.rounds));
+  let units = 0;
+  const progress = (detail: string, add: number) => {
+    units += add;
+    opts.onProgress?.(units / totalUnits, detail);
+  };
+  progress('verifying and calibrating', 0);
 
   for (const size of opts.sizes) {
     const input = paintInput(size);
@@ -116,6 +136,7 @@ export async function runRounds(opts: RunOptions): Promise<RunResult> {
         const calls = calibrate(fn, bound.arg, opts.targetMs, now);
         const cell: Cell = { mode, candidate: c.id, size, calls, samples: [], median: 0, q1: 0, q3: 0 };
         group.push({ cell, select: c.select, fn, arg: bound.arg });
+        progress(`verifying and calibrating ${formatSize(size)}`, CALIBRATION_SAMPLES);
       }
       groups.push(group);
     }
@@ -131,6 +152,7 @@ export async function runRounds(opts: RunOptions): Promise<RunResult> {
       const ms = timeCalls(w.fn as (arg: unknown) => Uint8Array, w.arg, w.cell.calls, now);
       w.cell.calls = Math.max(1, Math.round((w.cell.calls * opts.targetMs) / Math.max(ms, 1e-3)));
     }
+    progress('warm-up round', group.length);
   }
   log('warm-up round done');
 
@@ -140,6 +162,7 @@ export async function runRounds(opts: RunOptions): Promise<RunResult> {
         w.select?.();
         const ms = timeCalls(w.fn as (arg: unknown) => Uint8Array, w.arg, w.cell.calls, now);
         w.cell.samples.push(megabytesPerSecond(w.cell.size, w.cell.calls, ms));
+        progress(`round ${r + 1} of ${opts.rounds}`, 1);
         if (opts.pause) await opts.pause();
       }
     }

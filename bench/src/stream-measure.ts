@@ -7,7 +7,15 @@ export type StreamBenchResult = { case: string; mbps: number[] }[];
 /** Measures in whatever realm it runs; `libs` are the loaded @blake3-web/core and /stream. */
 export async function measureStreams(
   libs: { core: typeof import('@blake3-web/core'); stream: typeof import('@blake3-web/stream') },
-  opts: { totalBytes: number; chunkBytes: number; rounds: number },
+  opts: {
+    totalBytes: number;
+    chunkBytes: number;
+    rounds: number;
+    /** Awaited between cases: a page passes a macrotask, since a whole case can run on microtasks alone. */
+    pause?: () => Promise<void>;
+    /** After each round; round -1 is the untimed one that checks every case. */
+    onRound?: (round: number) => void;
+  },
 ): Promise<StreamBenchResult> {
   const { core, stream } = libs;
   const { totalBytes, chunkBytes, rounds } = opts;
@@ -122,7 +130,9 @@ export async function measureStreams(
       const ms = performance.now() - t;
       if (hex !== expected) throw new Error(`${names[i]} gave ${hex}, expected ${expected}`);
       if (round >= 0) out[i].mbps.push(totalBytes / 1e3 / ms);
+      await opts.pause?.();
     }
+    opts.onRound?.(round);
   }
   return out;
 }

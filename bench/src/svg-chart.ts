@@ -43,7 +43,8 @@ export function renderChart(series: readonly ChartSeries[], opts: ChartOptions):
   const width = opts.width ?? 720;
   const height = opts.height ?? 420;
   const legendRows = Math.ceil(series.length / 2);
-  const m = { left: 64, right: 16, top: 36, bottom: 52 + legendRows * 18 };
+  // The right margin holds half of the last size label ("16 MiB"), which is centred on the plot edge.
+  const m = { left: 64, right: 32, top: 36, bottom: 52 + legendRows * 18 };
   const plotW = width - m.left - m.right;
   const plotH = height - m.top - m.bottom;
   const all = series.flatMap((s) => s.points).filter(([x, y]) => x > 0 && y > 0);

@@ -6,18 +6,19 @@ import { fileURLToPath } from 'node:url';
 import { replaceSection } from './doc-section.ts';
 import { environmentSection } from './markdown-section.ts';
 import type { BenchReport } from './report.ts';
+import { RUNTIME_TITLES, runtimeId, type RuntimeId } from './runtime-name.ts';
 
 export const benchDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const repoRoot = join(benchDir, '..');
 const docFile = join(repoRoot, 'docs', 'BENCHMARKS.md');
 
-export function resultsFileFor(report: BenchReport): string {
-  return join(benchDir, 'results', `node-${report.date.slice(0, 10)}.json`);
+export function resultsFileFor(report: BenchReport, runtime: RuntimeId = runtimeId()): string {
+  return join(benchDir, 'results', `${runtime}-${report.date.slice(0, 10)}.json`);
 }
 
-/** The Node section for `report`, whose JSON is (or will be) at `resultsFile`. */
-export function nodeSection(report: BenchReport, resultsFile: string): string {
-  return environmentSection('Node', report, relative(dirname(docFile), resultsFile));
+/** The section of `runtime` (this one by default) for `report`, whose JSON is (or will be) at `resultsFile`. */
+export function nodeSection(report: BenchReport, resultsFile: string, runtime: RuntimeId = runtimeId()): string {
+  return environmentSection(RUNTIME_TITLES[runtime], report, relative(dirname(docFile), resultsFile), runtime);
 }
 
 export function saveReport(report: BenchReport, resultsFile: string): void {
@@ -25,13 +26,13 @@ export function saveReport(report: BenchReport, resultsFile: string): void {
   writeFileSync(resultsFile, `${JSON.stringify(report, null, 1)}\n`);
 }
 
-/** Rewrites the Node section of docs/BENCHMARKS.md, keeping every other section and all text outside markers. */
-export function updateDoc(section: string): void {
+/** Rewrites one runtime's section of docs/BENCHMARKS.md, keeping every other section and all text outside markers. */
+export function updateDoc(section: string, runtime: RuntimeId = runtimeId()): void {
   mkdirSync(dirname(docFile), { recursive: true });
   const doc = existsSync(docFile)
     ? readFileSync(docFile, 'utf8')
     : readFileSync(join(benchDir, 'benchmarks-doc-header.md'), 'utf8');
-  writeFileSync(docFile, replaceSection(doc, 'node', section));
+  writeFileSync(docFile, replaceSection(doc, runtime, section));
 }
 
 export function shown(path: string): string {

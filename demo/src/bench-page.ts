@@ -4,20 +4,21 @@
 import * as stream from '@blake3-web/stream';
 
 import type { BrowserBenchReport } from '../../bench/src/browser-report.ts';
-import type { TaskRow } from '../../bench/src/task-row.ts';
 import { runBrowserBench } from '../../bench/src/browser-run.ts';
 import type { CallStyle } from '../../bench/src/candidate.ts';
 import type { Cell } from '../../bench/src/run-rounds.ts';
+import type { Progress } from '../../bench/src/progress.ts';
 import { formatSize } from '../../bench/src/sizes.ts';
 import { median } from '../../bench/src/stats.ts';
 import { renderChart } from '../../bench/src/svg-chart.ts';
+import './bench-page.css';
 import { sizedPool } from './pool.ts';
-import { measureReadCeiling, type ReadCeilingReport } from './read-ceiling.ts';
+import { startReadOnlyWorkers } from './read-ceiling.ts';
+import { formatMbps, taskGroups } from '../../bench/src/task-groups.ts';
 
 type BenchState = 'idle' | 'running' | 'done' | 'error';
 
-/** The shared benchmark's report plus the page's own pool-against-read-ceiling section. */
-type PageReport = BrowserBenchReport & { readCeiling?: ReadCeilingReport };
+type PageReport = BrowserBenchReport;
 
 declare global {
   var blake3Bench: { state: BenchState; report?: PageReport; error?: string } | undefined;
@@ -30,6 +31,8 @@ const runButton = $<HTMLButtonElement>('run');
 const exportButton = $<HTMLButtonElement>('export');
 const status = $<HTMLElement>('bench-status');
 const logBox = $<HTMLElement>('bench-log');
+const progressBar = $<HTMLProgressElement>('bench-progress');
+const progressText = $<HTMLElement>('bench-percent');
 quickBox.checked = params.get('quick') === '1';
 globalThis.blake3Bench = { state: 'idle' };
 
@@ -41,11 +44,15 @@ function setState(state: BenchState, text: string): void {
 
 function log(line: string): void {
   logBox.textContent += `${line}\n`;
-  if (!line.startsWith('round') && !line.startsWith('verified')) status.textContent = line;
 }
 
-function formatMbps(v: number): string {
-  return !Number.isFinite(v) ? '–' : v >= 100 ? v.toFixed(0) : v.toFixed(1);
+/** The bar and the status line: the step under way and how much of the run is done. */
+function showProgress(p: Progress): void {
+  const percent = Math.floor(p.fraction * 100);
+  progressBar.value = p.fraction;
+  progressBar.setAttribute('aria-valuetext', `${percent}%: ${p.step}`);
+  progressText.textContent = `${percent}%`;
+  status.textContent = `${p.step}…`;
 }
 
 /** Median of the samples so far: the page redraws while rounds are still coming in. */
@@ -53,15 +60,20 @@ function liveMedian(cell: Cell): number {
   return cell.samples.length ? median(cell.samples) : Number.NaN;
 }
 
-function fillTable(table: HTMLTableElement, head: string[], rows: string[][]): void {
+/** A throughput table: the implementation, then MB/s under one header spanning the sizes. */
+function fillTable(table: HTMLTableElement, sizes: readonly number[], rows: string[][]): void {
   const thead = document.createElement('thead');
-  const tr = thead.insertRow();
-  for (const h of head) {
-    const th = document.createElement('th');
-    th.scope = 'col';
-    th.textContent = h;
-    tr.append(th);
-  }
+  const th = (text: string, scope: string, span?: [number, number]) => {
+    const cell = document.createElement('th');
+    cell.scope = scope;
+    cell.textContent = text;
+    if (span) [cell.rowSpan, cell.colSpan] = span;
+    return cell;
+  };
+  thead
+    .insertRow()
+    .append(th('implementation', 'col', [2, 1]), th('MB/s by input size', 'colgroup', [1, sizes.length]));
+  thead.insertRow().append(...sizes.map((s) => th(formatSize(s), 'col')));
   const tbody = document.createElement('tbody');
   for (const r of rows) {
     const row = tbody.insertRow();
@@ -87,7 +99,7 @@ function drawCells(report: Pick<BrowserBenchReport, 'candidates' | 'config'>, ce
           return cell ? formatMbps(liveMedian(cell)) : '–';
         }),
       ]);
-    fillTable($(`table-${mode}`), ['implementation', ...sizes.map((s) => `${formatSize(s)} MB/s`)], rows);
+    fillTable($(`table-${mode}`), sizes, rows);
   }
   const series = report.candidates
     .map((c) => ({
@@ -100,33 +112,40 @@ function drawCells(report: Pick<BrowserBenchReport, 'candidates' | 'config'>, ce
   $('chart').innerHTML = renderChart(series, { title: `One-shot MB/s by input size, ${browserName()}` });
 }
 
+/** The pool, stream and batch rows, one tbody per group under a header row saying what its ratio divides by. */
 function drawTasks(report: PageReport): void {
-  const row = (r: TaskRow, base: TaskRow | undefined) => [
-    r.label,
-    formatMbps(r.median),
-    base ? (r.median / base.median).toFixed(2) : '–',
-  ];
-  const rows = [
-    ...report.pool.rows.map((r) => [
-      `${formatSize(report.pool.blobBytes)} Blob, ${r.label}`,
-      ...row(r, report.pool.rows[0]).slice(1),
-    ]),
-    ...(report.readCeiling?.rows ?? []).map((r) => [
-      `${formatSize(report.readCeiling!.blobBytes)} Blob, ${r.label}`,
-      ...row(r, report.readCeiling!.rows[0]).slice(1),
-    ]),
-    ...report.stream.rows.map((r) => [
-      `${formatSize(report.stream.totalBytes)} in 64 KiB chunks, ${r.label}`,
-      ...row(r, report.stream.rows[0]).slice(1),
-    ]),
-    ...(report.batch ?? []).flatMap((b) =>
-      b.rows.map((r) => [
-        `${b.count} messages of ${b.label}, ${r.label.replaceAll('`', '')}`,
-        ...row(r, b.rows[0]).slice(1),
-      ]),
-    ),
-  ];
-  fillTable($('table-tasks'), ['case', 'MB/s', '× first row of its group'], rows);
+  const table = $<HTMLTableElement>('table-tasks');
+  const thead = document.createElement('thead');
+  const head = thead.insertRow();
+  for (const h of ['case', 'MB/s', '× first row of its group', 'note']) {
+    const th = document.createElement('th');
+    th.scope = 'col';
+    th.textContent = h;
+    head.append(th);
+  }
+  const bodies = taskGroups(report).map((g) => {
+    const tbody = document.createElement('tbody');
+    const th = document.createElement('th');
+    th.scope = 'rowgroup';
+    th.colSpan = 4;
+    th.className = 'group';
+    th.textContent = g.title;
+    tbody.insertRow().append(th);
+    for (const r of g.rows) {
+      const row = tbody.insertRow();
+      if (r.note) row.className = 'skipped';
+      const name = document.createElement('th');
+      name.scope = 'row';
+      name.textContent = r.label;
+      row.append(name);
+      for (const text of [r.mbps, r.ratio]) row.insertCell().textContent = text;
+      const note = row.insertCell();
+      note.className = 'note';
+      note.textContent = r.note;
+    }
+    return tbody;
+  });
+  table.replaceChildren(thead, ...bodies);
 }
 
 function browserName(): string {
@@ -154,7 +173,9 @@ async function run(): Promise<void> {
   runButton.disabled = true;
   exportButton.disabled = true;
   logBox.textContent = '';
-  setState('running', 'running…');
+  setState('running', 'starting…');
+  progressBar.value = 0;
+  progressText.textContent = '0%';
   const quick = quickBox.checked;
   const numberParam = (name: string) => (params.has(name) ? Number(params.get(name)) : undefined);
   try {
@@ -164,6 +185,10 @@ async function run(): Promise<void> {
       rounds: numberParam('rounds'),
       targetMs: numberParam('targetMs'),
       poolBytes: numberParam('poolMiB') === undefined ? undefined : numberParam('poolMiB')! << 20,
+      // Pools up to 4 (the pool's default on 4 reported cores) beside workers that only read.
+      poolSizes: [1, 2, 3, 4],
+      startReaders: startReadOnlyWorkers,
+      onProgress: showProgress,
       peers: __BENCH_PEERS__,
       stream,
       createPool: sizedPool,
@@ -177,27 +202,20 @@ async function run(): Promise<void> {
     });
     drawCells(report, report.cells);
     drawTasks(report);
-    // A Blob of its own, at most 96 MiB (the size of docs/worker-pool.md's tables): Chromium 156
-    // fails reads of in-memory Blobs read over and over ("network error"), the sooner the bigger.
-    const ceilingBytes = Math.min(report.pool.blobBytes, 96 << 20);
-    log(`pools beside the read ceiling on a ${ceilingBytes >> 20} MiB Blob`);
-    // The engine tables stand without these rows: a failed read here is shown, not fatal.
-    let readCeiling: ReadCeilingReport | undefined;
-    let ceilingError = '';
-    try {
-      readCeiling = await measureReadCeiling(ceilingBytes, quick ? 1 : report.pool.rounds, log);
-    } catch (err) {
-      ceilingError = `; the read ceiling failed: ${(err as Error).name}: ${(err as Error).message}`;
-      log(`the read ceiling failed: ${(err as Error).name}: ${(err as Error).message}`);
-    }
-    const full: PageReport = { ...report, readCeiling };
-    drawTasks(full);
-    globalThis.blake3Bench!.report = full;
+    showProgress({ step: 'done', fraction: 1 });
+    globalThis.blake3Bench!.report = report;
     exportButton.disabled = false;
     const failures = report.verifications.filter((v) => !v.ok).length;
+    const skipped = [
+      ...report.pool.rows.filter((r) => r.skipped !== undefined).map((r) => r.label),
+      ...(report.skipped ?? []).map((s) => `the ${s.stage} stage`),
+    ];
     setState(
       'done',
-      `Done in ${(report.elapsedMs / 1000).toFixed(0)} s${failures ? `; ${failures} cells gave wrong output and were not measured (see the log)` : ''}${ceilingError}.`,
+      `Done in ${(report.elapsedMs / 1000).toFixed(0)} s` +
+        (failures ? `; ${failures} cells gave wrong output and were not measured (see the log)` : '') +
+        (skipped.length ? `; skipped (the reason is in its row): ${skipped.join(', ')}` : '') +
+        '.',
     );
   } catch (err) {
     const e = err as Error;

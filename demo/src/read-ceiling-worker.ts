@@ -38,10 +38,9 @@ onmessage = async (e: MessageEvent<ReadRequest>) => {
   try {
     postMessage({ id, bytes: await readRange(blob, start, end) });
   } catch (err) {
-    postMessage({
-      id,
-      error: err instanceof Error || err instanceof DOMException ? `${err.name}: ${err.message}` : String(err),
-    });
+    // Name and message apart, so the page rebuilds the engine's error as it was.
+    const e = err instanceof Error || err instanceof DOMException ? err : new Error(String(err));
+    postMessage({ id, error: { name: e.name, message: e.message } });
   }
 };
 postMessage({ ready: true });

@@ -1,9 +1,18 @@
 // The demo's benchmark page in all three engines: a quick sweep completes with every digest
-// right, draws the chart, and its JSON export lists every implementation and the pools beside
+// right, draws the chart and grouped tables with no row left without a number or a reason, ends
+// its progress bar at 100%, and its JSON export lists every implementation and the pools beside
 // their read ceiling. Times are not checked.
 import { expect, test } from '../fixtures/demo-page.ts';
 
-const IMPLEMENTATIONS = ['core-wasm-simd', 'core-js', 'blake3-jit', 'hash-wasm', 'noble', 'webcrypto-sha256'];
+const IMPLEMENTATIONS = [
+  'core-wasm-simd',
+  'core-js',
+  'official-wasm',
+  'blake3-jit',
+  'hash-wasm',
+  'noble',
+  'webcrypto-sha256',
+];
 /** Measured in incremental mode only. */
 const INCREMENTAL_ONLY = ['core-reused-hasher'];
 
@@ -38,7 +47,15 @@ test('demo: the benchmark page completes a quick sweep, draws the chart and expo
       points: document.querySelectorAll('#chart svg circle.point').length,
       paths: document.querySelectorAll('#chart svg path').length,
       rows: document.querySelectorAll('#table-one-shot tbody tr').length,
-      taskRows: document.querySelectorAll('#table-tasks tbody tr').length,
+      taskRows: document.querySelectorAll('#table-tasks tbody th[scope=row]').length,
+      groups: [...document.querySelectorAll('#table-tasks th.group')].map((th) => th.textContent ?? ''),
+      tasksText: document.getElementById('table-tasks')!.textContent ?? '',
+      unexplained: [...document.querySelectorAll('#table-tasks tbody tr')]
+        .filter((tr) => !tr.querySelector('th.group'))
+        .filter((tr) => tr.cells[1]?.textContent === '–' && tr.cells[3]?.textContent === '')
+        .map((tr) => tr.cells[0].textContent),
+      progress: (document.getElementById('bench-progress') as HTMLProgressElement).value,
+      percent: document.getElementById('bench-percent')!.textContent,
     };
   });
   expect(r.state, r.status ?? '').toBe('done');
@@ -48,8 +65,7 @@ test('demo: the benchmark page completes a quick sweep, draws the chart and expo
     config: { sizes: number[] };
     verifications: { ok: boolean; candidate: string }[];
     cells: { candidate: string; mode: string; size: number; samples: number[] }[];
-    pool: { rows: { id: string; samples: number[] }[] };
-    readCeiling: { blobBytes: number; rows: { id: string; samples: number[]; median: number }[] };
+    pool: { rows: { id: string; samples: number[]; median: number; skipped?: string }[] };
     stream: { rows: { id: string; samples: number[] }[] };
     batch: { workload: string; rows: { id: string; samples: number[] }[] }[];
   };
@@ -76,10 +92,10 @@ test('demo: the benchmark page completes a quick sweep, draws the chart and expo
     ).toEqual(report.config.sizes);
     for (const c of cells) expect(c.samples.length, `${id} ${c.size}`).toBeGreaterThan(0);
   }
-  expect(report.pool.rows.map((p) => p.id)).toEqual(['pool-1', 'pool-2']);
-  // The pools of 1-4 beside read-only workers on the same Blob, in the same run.
-  expect(report.readCeiling.rows.map((p) => p.id)).toEqual(['read', 'pool-1', 'pool-2', 'pool-3', 'pool-4']);
-  for (const row of report.readCeiling.rows) {
+  // The pools of 1-4 beside read-only workers on the same Blob, in the same rounds: one row each.
+  expect(report.pool.rows.map((p) => p.id)).toEqual(['read', 'pool-1', 'pool-2', 'pool-3', 'pool-4']);
+  for (const row of report.pool.rows) {
+    expect(row.skipped, row.id).toBeUndefined();
     expect(row.samples.length, row.id).toBeGreaterThan(0);
     expect(row.median, row.id).toBeGreaterThan(0);
   }
@@ -99,8 +115,14 @@ test('demo: the benchmark page completes a quick sweep, draws the chart and expo
       expect(x.samples.length > 0, `${b.workload} ${x.id}`).toBe(timed);
     }
   }
-  expect(r.taskRows).toBe(
-    report.pool.rows.length + report.readCeiling.rows.length + report.stream.rows.length + 6 * report.batch.length,
-  );
+  expect(r.taskRows).toBe(report.pool.rows.length + report.stream.rows.length + 6 * report.batch.length);
+  // One group per table part, each saying what its ratios divide by; no NaN anywhere, and a row
+  // without a number says why.
+  expect(r.groups.length).toBe(2 + report.batch.length);
+  for (const g of r.groups) expect(g).toContain('×');
+  expect(r.tasksText).not.toContain('NaN');
+  expect(r.unexplained).toEqual([]);
+  expect(r.progress).toBe(1);
+  expect(r.percent).toBe('100%');
   await demoPage.screenshot('bench-page');
 });
