@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 
 import { defineConfig, type Plugin } from 'vite';
 import { createBlobStore } from '../servers/blob-store.ts';
+import { docsSite } from './docs-site-plugin.ts';
 import { createTusUploads, proxyTus } from '../servers/tus-uploads.ts';
 
 // Cross-origin isolation gives the page fine-grained timers (performance.now() steps of
@@ -45,7 +46,7 @@ function peerVersion(name: string): string {
 export default defineConfig({
   // Relative asset URLs: the built site works from any static host and any sub-path.
   base: './',
-  plugins: [blobs(), uploads()],
+  plugins: [blobs(), uploads(), docsSite()],
   define: { __BENCH_PEERS__: JSON.stringify(PEERS.map((name) => ({ name, version: peerVersion(name) }))) },
   server: { host: '127.0.0.1', headers: isolation },
   preview: { host: '127.0.0.1', headers: isolation },
