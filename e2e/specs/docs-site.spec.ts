@@ -76,6 +76,9 @@ test.describe('docs site', () => {
     page.on('console', (m) => {
       if (m.type() === 'error') problems.push(`${current}: console error: ${m.text()}`);
     });
+    page.on('response', (r) => {
+      if (r.status() >= 400) problems.push(`${current}: ${r.url()}: status ${r.status()}`);
+    });
     page.on('pageerror', (e) => problems.push(`${current}: uncaught: ${e.message}`));
     const api = `${DOCS_PREFIX}api/`;
     for (const path of pages.keys()) {
