@@ -38,12 +38,12 @@ test.describe('docs site', () => {
     const anchors: { from: string; path: string; hash: string }[] = [];
     const files = new Map<string, string>(); // a linked non-page path -> the page linking it
     const queue = [DOCS_PREFIX];
-    const queued = new Set(queue);
+    const linkedFrom = new Map([[DOCS_PREFIX, 'the start']]); // page path -> the first page linking it
     while (queue.length > 0) {
       const path = queue.shift()!;
       const response = await request.get(origin + path);
       if (response.status() !== 200) {
-        problems.push(`${path}: status ${response.status()}`);
+        problems.push(`${linkedFrom.get(path)}: link to ${path}: status ${response.status()}`);
         continue;
       }
       const html = await response.text();
@@ -59,8 +59,8 @@ test.describe('docs site', () => {
           anchors.push({ from: path, path: url.pathname, hash: decodeURIComponent(url.hash.slice(1)) });
         const isPage = url.pathname.endsWith('/') || url.pathname.endsWith('.html');
         if (!isPage) files.set(url.pathname, path);
-        else if (!queued.has(url.pathname)) {
-          queued.add(url.pathname);
+        else if (!linkedFrom.has(url.pathname)) {
+          linkedFrom.set(url.pathname, path);
           queue.push(url.pathname);
         }
       }
