@@ -52,8 +52,9 @@ export default defineConfig({
   // Served under /docs/ beside the demo by `npm start`; the published site sets DOCS_BASE.
   base: process.env.DOCS_BASE ?? '/docs/',
   lang: 'en',
-  // Package READMEs, shown as guides, are included from packages/; nothing else outside docs/.
-  srcExclude: ['scripts/**', 'screenshots/**', 'README.md'],
+  // The guides include the package READMEs from packages/ (<!--@include-->); the generator's
+  // scripts are no pages.
+  srcExclude: ['scripts/**'],
   cleanUrls: false,
   lastUpdated: false,
   markdown: {
