@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 
 import { defineConfig, type Plugin } from 'vite';
 import { createBlobStore } from '../servers/blob-store.ts';
+import { docsSite } from './docs-site-plugin.ts';
 import { createTusUploads, proxyTus } from '../servers/tus-uploads.ts';
 import { siteShell } from './site-shell.ts';
 
@@ -60,7 +61,7 @@ function port(): number {
 export default defineConfig({
   // Relative asset URLs: the built site works from any static host and any sub-path.
   base: './',
-  plugins: [siteShell(), blobs(), uploads()],
+  plugins: [siteShell(), blobs(), uploads(), docsSite()],
   define: { __BENCH_PEERS__: JSON.stringify(PEERS.map((name) => ({ name, version: peerVersion(name) }))) },
   server: { host: '127.0.0.1', port: port(), strictPort: true, headers: isolation },
   preview: { host: '127.0.0.1', port: port(), strictPort: true, headers: isolation },

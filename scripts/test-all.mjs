@@ -41,10 +41,14 @@ function heading(text) {
 }
 
 async function checks() {
-  heading('checks: formatting (Prettier), import graph (dependency-cruiser)');
+  heading(
+    'checks: formatting (Prettier), import graph (dependency-cruiser), tested versions in the support table, doc snippets',
+  );
   for (const [name, script] of [
     ['format (prettier)', 'check:format'],
     ['imports (dependency-cruiser)', 'check:imports'],
+    ['support table (docs/support.md)', 'check:support'],
+    ['doc snippets (type-check, run)', 'check:snippets'],
   ]) {
     const started = Date.now();
     const { status } = await run(pnpmBin, ['run', script]);

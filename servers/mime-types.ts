@@ -8,6 +8,8 @@ const MIME_TYPES: Readonly<Record<string, string>> = {
   '.wasm': 'application/wasm',
   '.css': 'text/css; charset=utf-8',
   '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
   '.txt': 'text/plain; charset=utf-8',
   '.bin': 'application/octet-stream',
 };

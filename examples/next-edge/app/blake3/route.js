@@ -4,6 +4,7 @@ import kernel from '@blake3-web/core/kernel.wasm';
 
 export const runtime = 'edge';
 
+/** @param {Request} request */
 export async function POST(request) {
   await ready({ module: kernel }); // backend() is 'wasm-simd' from here on
   const digest = blake3(new Uint8Array(await request.arrayBuffer()));
