@@ -8,6 +8,7 @@
  * or with an error.
  * @module
  */
+import { ready } from '@blake3-web/core';
 import { writeHeader } from '@blake3-web/stream/_internal';
 import { resolveOpts, resolveSources, type DownloadProgress, type ResolvedOpts } from './download-options.js';
 import { DownloadError, type SourceFailure } from './errors.js';
@@ -64,6 +65,9 @@ async function run(pool: SourcePool, opts: ResolvedOpts, delivery: Delivery | un
   const stopped = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
   const store = opts.store ?? delivery?.defaultStore();
   let stored: StoredContent | undefined;
+  // Where the SIMD kernel compiles asynchronously (Chromium's main thread), the groups would
+  // hash on the JavaScript kernel until it is ready: it compiles while the outboard arrives.
+  const kernel = ready();
   try {
     // The outboard: kept from before, given, or fetched.
     let leaves: LeafHashes | undefined;
@@ -127,6 +131,7 @@ async function run(pool: SourcePool, opts: ResolvedOpts, delivery: Delivery | un
       return s;
     };
     stored ??= await open(tree.size);
+    await kernel;
     // The groups stored before: checked again against the tree before anything counts on them.
     const have = new Uint8Array(tree.groups);
     let verifiedBytes = 0;
