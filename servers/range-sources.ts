@@ -32,6 +32,8 @@ export type ServedFile = {
 export type SourceBehaviour = {
   /** The fault for the n-th content range request of this source, or undefined to answer honestly. */
   fault?: (n: number) => RangeFault | undefined;
+  /** Where in a body of `length` bytes a 'flip' flips (default: somewhere that moves with `n`). */
+  flipAt?: (n: number, length: number) => number;
   outboard?: OutboardFault;
   /** Held this long before each content response starts (a slow or far mirror). */
   delayMs?: number;
@@ -150,7 +152,7 @@ function serve(
         return send(res, 206, body, contentRange(start, end), req, counters);
       case 'flip': {
         const bad = body.slice();
-        if (bad.length > 0) bad[(n * 7919) % bad.length] ^= 0x01;
+        if (bad.length > 0) bad[behaviour.flipAt?.(n, bad.length) ?? (n * 7919) % bad.length] ^= 0x01;
         return send(res, 206, bad, contentRange(start, end), req, counters);
       }
       case 'status-200':

@@ -32,6 +32,16 @@ declare global {
         /** The files in the OPFS store's directory, sorted; null where the engine has no OPFS. */
         opfsFiles(directory?: string): Promise<string[] | null>;
         run(opts: DownloadRun): Promise<DownloadOutcome>;
+        /** One timed download (the benchmark's): 'verified' into `store`, or 'plain' ranges by fetch alone. */
+        bench(opts: {
+          variant: 'verified' | 'plain';
+          sources: string[];
+          root: string;
+          size: number;
+          concurrency: number;
+          rangeSize: number;
+          store?: 'memory' | 'opfs' | 'discard';
+        }): Promise<{ ms: number; bytes: number }>;
         /** Whatever a spec keeps on the page between calls; `progress` is the latest download's. */
         state: { progress?: { verifiedBytes: number; totalBytes: number } | null } & Record<string, unknown>;
       }

@@ -17,7 +17,9 @@ import { startRangeSources, type RangeSources } from '../../../servers/range-sou
 import { LAUNCH_OPTIONS } from '../../../scripts/browser-paths.mjs';
 import { startLink } from '../../upload/bench/_link.ts';
 
-const MiB = 1024 * 1024;
+const KiB = 1024;
+const MiB = 1024 * KiB;
+const GROUP = 16 * KiB;
 const args = process.argv.slice(2).filter((a) => a !== '--');
 const size = Number(args[0] ?? 256) * MiB;
 const rounds = Number(args[1] ?? 5);
@@ -134,7 +136,11 @@ try {
         );
       if (parts.has('corrupt')) {
         mirrors.resetCounters();
-        mirrors.setBehaviour(0, { fault: (n) => (n === 1 ? 'flip' : undefined) });
+        // A byte three quarters into the first range (the final group is asked first): the groups
+        // before it verify and are kept, so only the rest of the range is fetched again.
+        const flipAt = (3 * rangeSize) / 4 + 1234;
+        const kept = Math.floor(flipAt / GROUP) * GROUP;
+        mirrors.setBehaviour(0, { fault: (n) => (n === 1 ? 'flip' : undefined), flipAt: () => flipAt });
         const out = await bench(page, {
           variant: 'verified',
           sources: local,
@@ -146,7 +152,7 @@ try {
         mirrors.setBehaviour(0, {});
         const fetched = mirrors.counters[0].contentBytes + mirrors.counters[1].contentBytes;
         console.log(
-          `  one flipped byte: ${out.bytes === size ? 'the content' : 'WRONG SIZE'}, ${fetched - size} bytes fetched twice (${((fetched - size) / 1024).toFixed(0)} KiB; ranges of ${rangeSize / MiB} MiB)`,
+          `  one flipped byte: ${out.bytes === size ? 'the content' : 'WRONG SIZE'}, ${fetched - size} bytes fetched twice (${((fetched - size) / 1024).toFixed(0)} KiB; bound: a range of ${rangeSize / KiB} KiB less the ${kept / KiB} KiB verified before the flip = ${(rangeSize - kept) / KiB} KiB)`,
         );
       }
       for (const kind of ['opfs', 'discard'] as const) {

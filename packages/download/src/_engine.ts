@@ -8,6 +8,7 @@
  * or with an error.
  * @module
  */
+import { ready } from '@blake3-web/core';
 import { writeHeader } from '@blake3-web/stream/_internal';
 import { resolveOpts, resolveSources, type DownloadProgress, type ResolvedOpts } from './download-options.js';
 import { DownloadError, type SourceFailure } from './errors.js';
@@ -64,6 +65,9 @@ async function run(pool: SourcePool, opts: ResolvedOpts, delivery: Delivery | un
   const stopped = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
   const store = opts.store ?? delivery?.defaultStore();
   let stored: StoredContent | undefined;
+  // Where the SIMD kernel compiles asynchronously (Chromium's main thread), the groups would
+  // hash on the JavaScript kernel until it is ready: it compiles while the outboard arrives.
+  const kernel = ready();
   try {
     // The outboard: kept from before, given, or fetched.
     let leaves: LeafHashes | undefined;
@@ -127,6 +131,7 @@ async function run(pool: SourcePool, opts: ResolvedOpts, delivery: Delivery | un
       return s;
     };
     stored ??= await open(tree.size);
+    await kernel;
     // The groups stored before: checked again against the tree before anything counts on them.
     const have = new Uint8Array(tree.groups);
     let verifiedBytes = 0;
@@ -140,6 +145,8 @@ async function run(pool: SourcePool, opts: ResolvedOpts, delivery: Delivery | un
     )
       await stored.rewriteRecord(good);
     delivery?.opened?.({ runs: good, stored, leaves: tree, opts });
+    const event = opts.onGroups ?? (() => {});
+    for (const run of good) event({ kind: 'stored', first: run.first, count: run.count });
     let lastProgress = 0;
     const progress = (final = false) => {
       if (!opts.onProgress) return;
@@ -157,6 +164,8 @@ async function run(pool: SourcePool, opts: ResolvedOpts, delivery: Delivery | un
       if (!have[0]) {
         await stored.commit([{ first: 0, count: 1 }]);
         delivery?.verified?.(0, new Uint8Array(0));
+        // The root alone proves the empty content: no source is asked.
+        event({ kind: 'verified', first: 0, count: 1 });
       }
       progress(true);
       return { leaves: tree, stored, opts };
@@ -188,6 +197,7 @@ async function run(pool: SourcePool, opts: ResolvedOpts, delivery: Delivery | un
       verifiedBytes += bytes.length;
       source.verifiedBytes += bytes.length;
       delivery?.verified?.(first, bytes);
+      event({ kind: 'verified', first, count, source: source.url });
       progress();
     };
 
@@ -208,6 +218,7 @@ async function run(pool: SourcePool, opts: ResolvedOpts, delivery: Delivery | un
         const started = Date.now();
         const pending: GroupRun[] = [];
         try {
+          event({ kind: 'requested', first: range.first, count: range.count, source: source.url });
           await fetchRange(source, range, { ...ctxFor(source, pending), leaves: tree });
           source.measured(range.count * tree.groupBytes, Date.now() - started);
           if (source.strikes > 0) source.strikes--;
@@ -224,6 +235,7 @@ async function run(pool: SourcePool, opts: ResolvedOpts, delivery: Delivery | un
           };
           // A fault after the range's last group verified (a body too long) leaves nothing to fetch.
           if (rest.count > 0) {
+            event({ kind: 'refused', first: rest.first, count: rest.count, source: source.url, reason: err.reason });
             if (rest.attempts > MAX_STRIKES * pool.sources.length)
               throw fail(`no source could serve ${describeRange(tree, rest)}`);
             queue.unshift(rest);

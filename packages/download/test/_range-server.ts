@@ -24,6 +24,8 @@ export type Mirror = {
   /** The fault of the n-th range request to this mirror (0 first), or none. */
   rangeFault?: (n: number, start: number) => RangeFault | undefined;
   outboardFault?: OutboardFault;
+  /** Where in a body of `length` bytes a 'flip' flips (default: somewhere that moves with `n`). */
+  flipAt?: (n: number, length: number) => number;
   /** Bytes per second of content, or unlimited. */
   bytesPerSecond?: number;
   /** Send no Content-Range, as a cross-origin response that does not expose it reads. */
@@ -142,7 +144,7 @@ function serveRange(
       break;
     case 'flip':
       body = body.slice();
-      body[(n * 7919) % body.length] ^= 0x20;
+      body[mirror.flipAt?.(n, body.length) ?? (n * 7919) % body.length] ^= 0x20;
       break;
     case 'truncate':
       body = body.subarray(0, Math.floor(body.length / 2));

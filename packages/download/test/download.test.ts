@@ -74,6 +74,27 @@ describe('download', { timeout: 180_000 }, () => {
     });
   }
 
+  it('keeps the groups of a range before a flipped byte, and fetches again only the rest of the range', async () => {
+    const { content, root, outboard } = fixture(2_000_000, 3);
+    const rangeSize = 32 * 16384;
+    const flipped = 300_000;
+    const prefix = Math.floor(flipped / 16384) * 16384;
+    // The first mirror serves the final group (asked first), then flips one byte in the first range.
+    const mirrors = await startMirrors(content, outboard, [
+      { rangeFault: (n) => (n === 1 ? 'flip' : undefined), flipAt: () => flipped },
+      {},
+    ]);
+    try {
+      const blob = await download(mirrors.urls, { root, rangeSize, concurrency: 2, strategy: 'in-order' });
+      assert.deepEqual(await bytesOf(blob), content);
+      assert.deepEqual(mirrors.stats[0].faults, ['flip']);
+      const fetched = mirrors.stats.reduce((n, s) => n + s.contentBytes, 0);
+      assert.equal(fetched - content.length, rangeSize - prefix, 'bytes fetched twice');
+    } finally {
+      await mirrors.close();
+    }
+  });
+
   it('takes the bytes alone where Content-Range cannot be read (a cross-origin response that does not expose it)', async () => {
     for (const size of [1000, 16384, 16385, 500_000]) {
       const { content, root, outboard } = fixture(size, 60 + size);
