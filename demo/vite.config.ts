@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 
 import { defineConfig, type Plugin } from 'vite';
 import { createBlobStore } from '../servers/blob-store.ts';
+import { createDownloadMirrors } from '../servers/download-mirrors.ts';
 import { createTusUploads, proxyTus } from '../servers/tus-uploads.ts';
 
 // Cross-origin isolation gives the page fine-grained timers (performance.now() steps of
@@ -35,6 +36,16 @@ function uploads(): Plugin {
   };
 }
 
+/** The Download page's two mirrors of a large asset, made on first use and kept on disk. */
+function mirrors(): Plugin {
+  const { middleware } = createDownloadMirrors();
+  return {
+    name: 'blake3-web-download-mirrors',
+    configureServer: (server) => void server.middlewares.use(middleware),
+    configurePreviewServer: (server) => void server.middlewares.use(middleware),
+  };
+}
+
 // The benchmark page measures the peers bench/ installs; their versions go into its results.
 const PEERS = ['blake3-jit', 'hash-wasm', '@noble/hashes'];
 function peerVersion(name: string): string {
@@ -45,7 +56,7 @@ function peerVersion(name: string): string {
 export default defineConfig({
   // Relative asset URLs: the built site works from any static host and any sub-path.
   base: './',
-  plugins: [blobs(), uploads()],
+  plugins: [blobs(), uploads(), mirrors()],
   define: { __BENCH_PEERS__: JSON.stringify(PEERS.map((name) => ({ name, version: peerVersion(name) }))) },
   server: { host: '127.0.0.1', headers: isolation },
   preview: { host: '127.0.0.1', headers: isolation },
@@ -58,6 +69,7 @@ export default defineConfig({
         main: fileURLToPath(new URL('./index.html', import.meta.url)),
         bench: fileURLToPath(new URL('./bench.html', import.meta.url)),
         upload: fileURLToPath(new URL('./upload.html', import.meta.url)),
+        download: fileURLToPath(new URL('./download.html', import.meta.url)),
       },
     },
   },

@@ -1,0 +1,288 @@
+// The "Download" page: a large file from the demo server's two mirrors through `download()`,
+// every 16 KiB group drawn as it is asked for, verified or refused; the mirrors' switches make
+// either hostile mid-download. A reload goes on from the groups this browser stored.
+import { browserStore, download, DownloadError, type DownloadOpts, type DownloadProgress } from '@blake3-web/download';
+import { bytesToHex } from '@blake3-web/core';
+
+import { formatBytes } from './format.ts';
+import { GroupMap, type GroupEvent, type MapCounts } from './group-map.ts';
+import {
+  assetInfo,
+  DEFAULT_RATE,
+  MIRRORS,
+  mirrorUrl,
+  MODES,
+  newSession,
+  RATES,
+  setBehaviour,
+  type AssetInfo,
+  type Mirror,
+} from './mirror-controls.ts';
+import { pagePool } from './pool.ts';
+
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+const main = document.querySelector('main')!;
+const assetText = $<HTMLElement>('dl-asset');
+const startButton = $<HTMLButtonElement>('dl-start');
+const pauseButton = $<HTMLButtonElement>('dl-pause');
+const progress = $<HTMLProgressElement>('dl-progress');
+const status = $<HTMLElement>('dl-status');
+const canvas = $<HTMLCanvasElement>('dl-map');
+const countsTable = $<HTMLTableElement>('dl-counts');
+const verdict = $<HTMLElement>('dl-verdict');
+const result = $<HTMLElement>('dl-result');
+const openLink = $<HTMLAnchorElement>('dl-open');
+const saveLink = $<HTMLAnchorElement>('dl-save');
+const storedList = $<HTMLUListElement>('dl-stored');
+
+/** Which asset: the demo's 256 MiB one, or another the server offers (`?asset=small`). */
+const ASSET = new URLSearchParams(location.search).get('asset') ?? 'large';
+/** Set while a download runs, so a reload goes on with it. */
+const RUNNING_KEY = 'blake3-web-demo-download:running';
+/** Shorter than the library's default, so a stalling mirror is seen to be demoted while one watches. */
+const STALL_TIMEOUT_MS = 4000;
+/** The window throughput per mirror is measured over. */
+const RATE_WINDOW_MS = 2000;
+
+const session = newSession();
+main.dataset.session = session;
+const store = browserStore();
+
+type Running = { controller: AbortController; started: number };
+let asset: AssetInfo | undefined;
+let map: GroupMap | undefined;
+let running: Running | undefined;
+let resultUrl: string | undefined;
+const urls = MIRRORS.map((m) => mirrorUrl(session, m, ASSET));
+const mirrorState: { state: string; faults: number; reason: string; arrivals: [number, number][] }[] = MIRRORS.map(
+  () => ({ state: 'active', faults: 0, reason: '', arrivals: [] }),
+);
+
+function mirrorOf(source: GroupEvent['source']): number | undefined {
+  if (typeof source === 'number') return source;
+  if (typeof source !== 'string') return undefined;
+  const i = urls.indexOf(source);
+  return i >= 0 ? i : MIRRORS.findIndex((m) => source.includes(`/${session}/${m}/`));
+}
+
+function showVerdict(state: '' | 'verified' | 'failed' | 'paused', text: string): void {
+  verdict.dataset.state = state;
+  verdict.textContent = text;
+}
+
+let countsTimer: ReturnType<typeof setTimeout> | undefined;
+function scheduleCounts(): void {
+  countsTimer ??= setTimeout(showCounts, 100);
+}
+
+function showCounts(): void {
+  clearTimeout(countsTimer);
+  countsTimer = undefined;
+  if (!map) return;
+  const counts: MapCounts = map.counts;
+  countsTable.dataset.counts = JSON.stringify(counts);
+  const row = (name: string, cells: (number | string)[]) =>
+    `<tr><th scope="row">${name}</th>${cells.map((c) => `<td>${c}</td>`).join('')}</tr>`;
+  const sum = (k: 'requested' | 'verified' | 'refused') => counts.mirrors.reduce((n, m) => n + m[k], 0);
+  countsTable.tBodies[0].innerHTML = [
+    ...MIRRORS.map((m, i) => {
+      const c = counts.mirrors[i];
+      return row(`Mirror ${m.toUpperCase()}`, ['', '', c.requested, c.verified, c.refused]);
+    }),
+    row('All', [counts.groups, counts.stored, sum('requested'), sum('verified'), sum('refused')]),
+  ].join('');
+}
+
+function showMirrors(): void {
+  const now = performance.now();
+  MIRRORS.forEach((m, i) => {
+    const s = mirrorState[i];
+    s.arrivals = s.arrivals.filter(([t]) => now - t < RATE_WINDOW_MS);
+    const bytes = s.arrivals.reduce((n, [, b]) => n + b, 0);
+    const rate = running ? `${((bytes / RATE_WINDOW_MS) * 1e-3).toFixed(1)} MB/s` : '–';
+    const el = $<HTMLElement>(`dl-state-${m}`);
+    el.dataset.state = s.state;
+    el.textContent = `${s.state}, ${rate}, ${s.faults} fault${s.faults === 1 ? '' : 's'}${s.reason ? `; last: ${s.reason}` : ''}`;
+  });
+}
+
+function onGroups(event: GroupEvent): void {
+  if (!map || !asset) return;
+  const mirror = mirrorOf(event.source);
+  map.apply(event, mirror);
+  if (event.kind === 'verified' && mirror !== undefined)
+    mirrorState[mirror].arrivals.push([performance.now(), event.count << (10 + asset.chunkGroupLog)]);
+  if (event.kind === 'refused' && mirror !== undefined && event.reason) mirrorState[mirror].reason = event.reason;
+  scheduleCounts();
+}
+
+function onProgress(p: DownloadProgress): void {
+  progress.value = p.totalBytes ? p.verifiedBytes / p.totalBytes : 1;
+  status.textContent = `Verified ${formatBytes(p.verifiedBytes)} of ${formatBytes(p.totalBytes)}.`;
+  p.sources.forEach((s, i) => {
+    const m = mirrorState[mirrorOf(s.url) ?? i];
+    if (!m) return;
+    m.state = s.state;
+    m.faults = s.faults;
+  });
+  showMirrors();
+}
+
+async function start(): Promise<void> {
+  if (!asset || !map || running) return;
+  const controller = new AbortController();
+  const self: Running = { controller, started: performance.now() };
+  running = self;
+  localStorage.setItem(RUNNING_KEY, ASSET);
+  startButton.disabled = true;
+  pauseButton.disabled = false;
+  result.hidden = true;
+  showVerdict('', '');
+  status.textContent = 'Starting…';
+  void refreshStored();
+  const ticker = setInterval(showMirrors, 500);
+  // `onGroups` is the library's per-group event hook.
+  const opts: DownloadOpts & { onGroups: (event: GroupEvent) => void } = {
+    root: asset.root,
+    chunkGroupLog: asset.chunkGroupLog,
+    store,
+    signal: controller.signal,
+    stallTimeout: STALL_TIMEOUT_MS,
+    onProgress,
+    onGroups,
+  };
+  try {
+    const blob = await download(urls, opts);
+    localStorage.removeItem(RUNNING_KEY);
+    showCounts();
+    status.textContent = `Downloaded ${formatBytes(blob.size)} in ${((performance.now() - self.started) / 1000).toFixed(1)} s; hashing the stored file again…`;
+    const again = bytesToHex(await pagePool().hashBlob(blob));
+    verdict.dataset.hash = again;
+    if (again === asset.root) {
+      showVerdict(
+        'verified',
+        `Verified: every one of the ${map.counts.groups} groups matched the root as it arrived, and the whole stored file hashes to it: ${again}`,
+      );
+      if (resultUrl) URL.revokeObjectURL(resultUrl);
+      resultUrl = URL.createObjectURL(blob);
+      openLink.href = saveLink.href = resultUrl;
+      saveLink.download = `blake3-web-${ASSET}.bin`;
+      result.hidden = false;
+    } else showVerdict('failed', `The stored file hashes to ${again}, not to the root ${asset.root}.`);
+    status.textContent = `Done: ${formatBytes(blob.size)}.`;
+  } catch (err) {
+    if (controller.signal.aborted) {
+      showVerdict('paused', 'Paused: the groups verified so far are stored. Resume goes on from them.');
+    } else {
+      localStorage.removeItem(RUNNING_KEY);
+      if (err instanceof DownloadError)
+        for (const f of err.failures) {
+          const i = mirrorOf(f.url);
+          if (i !== undefined && i >= 0 && f.faults.length > 0) mirrorState[i].reason = f.faults[f.faults.length - 1];
+        }
+      showVerdict('failed', `Stopped: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  } finally {
+    clearInterval(ticker);
+    running = undefined;
+    map.settle();
+    showCounts();
+    showMirrors();
+    startButton.disabled = false;
+    startButton.textContent = 'Resume';
+    pauseButton.disabled = true;
+    void refreshStored();
+  }
+}
+
+function pause(): void {
+  if (!running) return;
+  localStorage.removeItem(RUNNING_KEY);
+  running.controller.abort(new DOMException('Paused', 'AbortError'));
+}
+
+async function refreshStored(): Promise<void> {
+  const list = await store.list();
+  storedList.replaceChildren(
+    ...list.map((d) => {
+      const li = document.createElement('li');
+      li.dataset.root = d.root;
+      const what = d.root === asset?.root ? `this page's file (${ASSET})` : 'another file';
+      const text = document.createElement('span');
+      text.className = 'mono';
+      text.textContent = `${d.root.slice(0, 16)}… ${what}: ${formatBytes(d.recordedBytes)} of ${formatBytes(d.size)}${d.complete ? ', complete' : ''}`;
+      const remove = document.createElement('button');
+      remove.type = 'button';
+      remove.textContent = 'Remove';
+      remove.disabled = running !== undefined && d.root === asset?.root;
+      remove.addEventListener('click', () => {
+        remove.disabled = true;
+        void store.remove(d.root).then(() => location.reload());
+      });
+      li.append(text, ' ', remove);
+      return li;
+    }),
+  );
+  if (list.length === 0) storedList.textContent = 'Nothing stored.';
+  storedList.dataset.count = String(list.length);
+}
+
+function fillSelect(
+  select: HTMLSelectElement,
+  options: readonly (readonly [string | number, string])[],
+  value: string,
+) {
+  select.replaceChildren(
+    ...options.map(([v, label]) => {
+      const o = document.createElement('option');
+      o.value = String(v);
+      o.textContent = label;
+      return o;
+    }),
+  );
+  select.value = value;
+}
+
+async function applySwitches(mirror: Mirror): Promise<void> {
+  const mode = $<HTMLSelectElement>(`dl-mode-${mirror}`).value;
+  const rate = Number($<HTMLSelectElement>(`dl-rate-${mirror}`).value);
+  const fieldset = document.querySelector<HTMLElement>(`fieldset[data-mirror='${mirror}']`)!;
+  fieldset.dataset.mode = mode;
+  await setBehaviour(session, mirror, mode, rate);
+}
+
+async function init(): Promise<void> {
+  for (const m of MIRRORS) {
+    const mode = $<HTMLSelectElement>(`dl-mode-${m}`);
+    const rate = $<HTMLSelectElement>(`dl-rate-${m}`);
+    fillSelect(mode, MODES, 'honest');
+    fillSelect(rate, RATES, String(DEFAULT_RATE));
+    const apply = () => void applySwitches(m).catch((e: unknown) => showVerdict('failed', String(e)));
+    mode.addEventListener('change', apply);
+    rate.addEventListener('change', apply);
+  }
+  status.textContent = 'Asking the server for the file (it makes it on first use, which takes a few seconds)…';
+  asset = await assetInfo(ASSET);
+  await Promise.all(MIRRORS.map(applySwitches));
+  const groups = Math.max(1, Math.ceil(asset.size / (1024 << asset.chunkGroupLog)));
+  assetText.textContent = `${ASSET}: ${formatBytes(asset.size)}, ${groups} groups of 16 KiB, root ${asset.root}`;
+  map = new GroupMap(canvas, groups, MIRRORS.length);
+  showCounts();
+  showMirrors();
+  await refreshStored();
+  const stored = (await store.list()).find((d) => d.root === asset!.root);
+  startButton.disabled = false;
+  startButton.addEventListener('click', () => void start());
+  pauseButton.addEventListener('click', pause);
+  if (stored) startButton.textContent = 'Resume';
+  status.textContent = stored
+    ? `${formatBytes(stored.recordedBytes)} of this file are stored from before${stored.complete ? ' (all of it)' : ''}.`
+    : 'Ready.';
+  main.dataset.ready = 'true';
+  if (localStorage.getItem(RUNNING_KEY) === ASSET) void start();
+}
+
+init().catch((e: unknown) => {
+  status.textContent = `The page could not start: ${e instanceof Error ? e.message : String(e)}`;
+  status.dataset.state = 'error';
+});
