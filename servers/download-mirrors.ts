@@ -99,13 +99,12 @@ export function createDownloadMirrors(assetDirectory?: string) {
     const isOutboard = file.endsWith('.bin.obao');
     const name = file.slice(0, -(isOutboard ? '.bin.obao' : '.bin').length);
     if (!(file.endsWith('.bin') || isOutboard) || !isAssetName(name)) return text(res, 404, `no file ${file}`);
-    if (m.mode === 'gone') return void res.socket?.destroy();
-    if (m.mode === 'wrong-status') {
-      m.counts.faults++;
-      return text(res, 503, 'injected failure');
-    }
     const asset = await demoAsset(name, assetDirectory);
-    if (isOutboard) return sendFile(req, res, m, asset.outboardPath, 0, undefined, 200, {}, 'outboard');
+    if (isOutboard) {
+      if (m.mode === 'gone') return void res.socket?.destroy();
+      if (m.mode === 'wrong-status') return text(res, 503, 'injected failure');
+      return sendFile(req, res, m, asset.outboardPath, 0, undefined, 200, {}, 'outboard');
+    }
     return serveContent(req, res, m, asset);
   }
 
@@ -161,6 +160,9 @@ function serveContent(req: IncomingMessage, res: ServerResponse, m: Mirror, asse
   m.counts.requests++;
   m.counts.groupsAsked += Math.ceil(end / ASSET_GROUP_BYTES) - Math.floor(start / ASSET_GROUP_BYTES);
   if (m.mode !== 'honest') m.counts.faults++;
+  // Counted first: what a mirror was asked for, whether or not it answers.
+  if (m.mode === 'gone') return Promise.resolve(void res.socket?.destroy());
+  if (m.mode === 'wrong-status') return Promise.resolve(text(res, 503, 'injected failure'));
   const headers = { 'Content-Range': `bytes ${start}-${end - 1}/${asset.size}` };
   return sendFile(req, res, m, asset.contentPath, start, end, 206, headers);
 }

@@ -217,7 +217,14 @@ async function refreshStored(): Promise<void> {
       remove.disabled = running !== undefined && d.root === asset?.root;
       remove.addEventListener('click', () => {
         remove.disabled = true;
-        void store.remove(d.root).then(() => location.reload());
+        void store.remove(d.root).then(() => {
+          if (d.root !== asset?.root) return refreshStored();
+          map?.reset();
+          showCounts();
+          startButton.textContent = 'Start';
+          status.textContent = 'Removed: a download starts from nothing.';
+          return refreshStored();
+        });
       });
       li.append(text, ' ', remove);
       return li;
@@ -249,6 +256,8 @@ async function applySwitches(mirror: Mirror): Promise<void> {
   const fieldset = document.querySelector<HTMLElement>(`fieldset[data-mirror='${mirror}']`)!;
   fieldset.dataset.mode = mode;
   await setBehaviour(session, mirror, mode, rate);
+  // What the server now does, once it said so (the specs wait for it).
+  fieldset.dataset.applied = `${mode} ${rate}`;
 }
 
 async function init(): Promise<void> {
@@ -264,9 +273,8 @@ async function init(): Promise<void> {
   status.textContent = 'Asking the server for the file (it makes it on first use, which takes a few seconds)…';
   asset = await assetInfo(ASSET);
   await Promise.all(MIRRORS.map(applySwitches));
-  const groups = Math.max(1, Math.ceil(asset.size / (1024 << asset.chunkGroupLog)));
-  assetText.textContent = `${ASSET}: ${formatBytes(asset.size)}, ${groups} groups of 16 KiB, root ${asset.root}`;
-  map = new GroupMap(canvas, groups, MIRRORS.length);
+  map = new GroupMap(canvas, asset.size, 1024 << asset.chunkGroupLog, MIRRORS.length);
+  assetText.textContent = `${ASSET}: ${formatBytes(asset.size)}, ${map.counts.groups} groups of 16 KiB, root ${asset.root}`;
   showCounts();
   showMirrors();
   await refreshStored();

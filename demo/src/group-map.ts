@@ -19,7 +19,13 @@ const VERIFIED = 3;
 const REFUSED = 4;
 
 export type MirrorCounts = { requested: number; verified: number; refused: number };
-export type MapCounts = { groups: number; stored: number; mirrors: MirrorCounts[] };
+export type MapCounts = {
+  groups: number;
+  stored: number;
+  /** Content bytes of the stored groups (the final group may be shorter than the others). */
+  storedBytes: number;
+  mirrors: MirrorCounts[];
+};
 
 /** The map's colours, read from the page's CSS (`--dl-mirror-0`, …) so the legend and map agree. */
 type Palette = { waiting: string; stored: string; refused: string; again: string; mirrors: string[]; flight: string[] };
@@ -27,25 +33,43 @@ type Palette = { waiting: string; stored: string; refused: string; again: string
 export class GroupMap {
   readonly #canvas: HTMLCanvasElement;
   readonly #groups: number;
+  readonly #size: number;
+  readonly #groupBytes: number;
   readonly #state: Uint8Array;
   readonly #mirror: Uint8Array;
   readonly #refusedBefore: Uint8Array;
-  readonly #counts: MapCounts;
+  #counts: MapCounts;
   #palette: Palette | undefined;
   #drawing = false;
 
-  constructor(canvas: HTMLCanvasElement, groups: number, mirrors: number) {
+  /** A map of a file of `size` bytes in groups of `groupBytes`, served by `mirrors` mirrors. */
+  constructor(canvas: HTMLCanvasElement, size: number, groupBytes: number, mirrors: number) {
     this.#canvas = canvas;
-    this.#groups = groups;
-    this.#state = new Uint8Array(groups);
-    this.#mirror = new Uint8Array(groups);
-    this.#refusedBefore = new Uint8Array(groups);
-    this.#counts = {
-      groups,
+    this.#size = size;
+    this.#groupBytes = groupBytes;
+    this.#groups = Math.max(1, Math.ceil(size / groupBytes));
+    this.#state = new Uint8Array(this.#groups);
+    this.#mirror = new Uint8Array(this.#groups);
+    this.#refusedBefore = new Uint8Array(this.#groups);
+    this.#counts = this.#zero(mirrors);
+    new ResizeObserver(() => this.#schedule()).observe(canvas);
+    this.#schedule();
+  }
+
+  #zero(mirrors: number): MapCounts {
+    return {
+      groups: this.#groups,
       stored: 0,
+      storedBytes: 0,
       mirrors: Array.from({ length: mirrors }, () => ({ requested: 0, verified: 0, refused: 0 })),
     };
-    new ResizeObserver(() => this.#schedule()).observe(canvas);
+  }
+
+  /** Every group waiting again, every count zero (what was stored is gone). */
+  reset(): void {
+    this.#state.fill(WAITING);
+    this.#refusedBefore.fill(0);
+    this.#counts = this.#zero(this.#counts.mirrors.length);
     this.#schedule();
   }
 
@@ -59,7 +83,8 @@ export class GroupMap {
     const counts = mirror === undefined ? undefined : this.#counts.mirrors[mirror];
     switch (event.kind) {
       case 'stored':
-        this.#counts.stored += event.count;
+        this.#counts.stored += end - event.first;
+        this.#counts.storedBytes += Math.min(this.#size, end * this.#groupBytes) - event.first * this.#groupBytes;
         this.#state.fill(STORED, event.first, end);
         break;
       case 'requested':
