@@ -189,7 +189,8 @@ async function start(): Promise<void> {
     showCounts();
     showMirrors();
     startButton.disabled = false;
-    startButton.textContent = 'Resume';
+    // A complete download goes again from the store alone, without a request.
+    startButton.textContent = verdict.dataset.state === 'verified' ? 'Again, from the store' : 'Resume';
     pauseButton.disabled = true;
     void refreshStored();
   }
