@@ -33,7 +33,7 @@ async function openEmpty(page: DemoPage): Promise<void> {
   await openPage(page);
   await page.evaluate(() => {
     localStorage.clear();
-    for (const b of document.querySelectorAll<HTMLButtonElement>('#dl-stored button')) b.click();
+    document.querySelectorAll<HTMLButtonElement>('#dl-stored button').forEach((b) => b.click());
   });
   await page.waitForFunction(() => document.getElementById('dl-stored')?.dataset.count === '0', { timeout: 30_000 });
 }
