@@ -5,6 +5,7 @@ import { defineConfig, type Plugin } from 'vite';
 import { createBlobStore } from '../servers/blob-store.ts';
 import { createDownloadMirrors } from '../servers/download-mirrors.ts';
 import { createTusUploads, proxyTus } from '../servers/tus-uploads.ts';
+import { siteShell } from './site-shell.ts';
 
 // Cross-origin isolation gives the page fine-grained timers (performance.now() steps of
 // microseconds instead of 0.1-1 ms), which the timing shown and the benchmarks rely on.
@@ -56,7 +57,7 @@ function peerVersion(name: string): string {
 export default defineConfig({
   // Relative asset URLs: the built site works from any static host and any sub-path.
   base: './',
-  plugins: [blobs(), uploads(), mirrors()],
+  plugins: [siteShell(), blobs(), uploads(), mirrors()],
   define: { __BENCH_PEERS__: JSON.stringify(PEERS.map((name) => ({ name, version: peerVersion(name) }))) },
   server: { host: '127.0.0.1', headers: isolation },
   preview: { host: '127.0.0.1', headers: isolation },
@@ -69,6 +70,7 @@ export default defineConfig({
         main: fileURLToPath(new URL('./index.html', import.meta.url)),
         bench: fileURLToPath(new URL('./bench.html', import.meta.url)),
         upload: fileURLToPath(new URL('./upload.html', import.meta.url)),
+        playground: fileURLToPath(new URL('./playground.html', import.meta.url)),
         download: fileURLToPath(new URL('./download.html', import.meta.url)),
       },
     },
