@@ -5,6 +5,7 @@ import { browserStore, download, DownloadError, type DownloadOpts, type Download
 import { bytesToHex } from '@blake3-web/core';
 
 import { formatBytes } from './format.ts';
+import { bindMeter, type Tone } from './meter.ts';
 import { GroupMap, type GroupEvent, type MapCounts } from './group-map.ts';
 import {
   assetInfo,
@@ -25,7 +26,7 @@ const main = document.querySelector('main')!;
 const assetText = $<HTMLElement>('dl-asset');
 const startButton = $<HTMLButtonElement>('dl-start');
 const pauseButton = $<HTMLButtonElement>('dl-pause');
-const progress = $<HTMLProgressElement>('dl-progress');
+const meter = bindMeter($('dl-meter'));
 const status = $<HTMLElement>('dl-status');
 const canvas = $<HTMLCanvasElement>('dl-map');
 const countsTable = $<HTMLTableElement>('dl-counts');
@@ -48,7 +49,8 @@ const session = newSession();
 main.dataset.session = session;
 const store = browserStore();
 
-type Running = { controller: AbortController; started: number };
+/** A download in progress; `base`: the bytes stored before it, kept out of its speed. */
+type Running = { controller: AbortController; started: number; base: number | undefined };
 let asset: AssetInfo | undefined;
 let map: GroupMap | undefined;
 let running: Running | undefined;
@@ -65,10 +67,19 @@ function mirrorOf(source: GroupEvent['source']): number | undefined {
   return i >= 0 ? i : MIRRORS.findIndex((m) => source.includes(`/${session}/${m}/`));
 }
 
-function showVerdict(state: '' | 'verified' | 'failed' | 'paused', text: string): void {
+type Verdict = '' | 'verified' | 'failed' | 'paused';
+const VERDICT_TONES: Record<Exclude<Verdict, ''>, Tone> = { verified: 'ok', failed: 'bad', paused: 'warn' };
+
+/** The verdict box: `data-state` says what happened, its tone how it looks. */
+function showVerdict(state: Verdict, text: string): void {
   verdict.dataset.state = state;
+  if (state) verdict.dataset.tone = VERDICT_TONES[state];
+  else delete verdict.dataset.tone;
   verdict.textContent = text;
+  meter.settle(state === 'verified' ? 'ok' : state === 'failed' ? 'bad' : undefined);
 }
+
+const STATE_TONES: Record<string, Tone> = { active: 'ok', demoted: 'warn', dropped: 'bad' };
 
 let countsTimer: ReturnType<typeof setTimeout> | undefined;
 function scheduleCounts(): void {
@@ -100,9 +111,12 @@ function showMirrors(): void {
     s.arrivals = s.arrivals.filter(([t]) => now - t < RATE_WINDOW_MS);
     const bytes = s.arrivals.reduce((n, [, b]) => n + b, 0);
     const rate = running ? `${((bytes / RATE_WINDOW_MS) * 1e-3).toFixed(1)} MB/s` : '–';
-    const el = $<HTMLElement>(`dl-state-${m}`);
-    el.dataset.state = s.state;
-    el.textContent = `${s.state}, ${rate}, ${s.faults} fault${s.faults === 1 ? '' : 's'}${s.reason ? `; last: ${s.reason}` : ''}`;
+    const badge = $<HTMLElement>(`dl-state-${m}`);
+    badge.dataset.state = s.state;
+    badge.dataset.tone = STATE_TONES[s.state] ?? 'info';
+    badge.textContent = s.state;
+    $<HTMLElement>(`dl-note-${m}`).textContent =
+      `${rate}, ${s.faults} fault${s.faults === 1 ? '' : 's'}${s.reason ? `; last: ${s.reason}` : ''}`;
   });
 }
 
@@ -117,7 +131,8 @@ function onGroups(event: GroupEvent): void {
 }
 
 function onProgress(p: DownloadProgress): void {
-  progress.value = p.totalBytes ? p.verifiedBytes / p.totalBytes : 1;
+  if (running && running.base === undefined) running.base = map?.counts.storedBytes ?? 0;
+  meter.update(p.verifiedBytes, p.totalBytes, running ? performance.now() - running.started : undefined, running?.base);
   status.textContent = `Verified ${formatBytes(p.verifiedBytes)} of ${formatBytes(p.totalBytes)}.`;
   p.sources.forEach((s, i) => {
     const m = mirrorState[mirrorOf(s.url) ?? i];
@@ -131,7 +146,7 @@ function onProgress(p: DownloadProgress): void {
 async function start(): Promise<void> {
   if (!asset || !map || running) return;
   const controller = new AbortController();
-  const self: Running = { controller, started: performance.now() };
+  const self: Running = { controller, started: performance.now(), base: undefined };
   running = self;
   localStorage.setItem(RUNNING_KEY, ASSET);
   startButton.disabled = true;
