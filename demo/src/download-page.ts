@@ -149,6 +149,10 @@ async function start(): Promise<void> {
   const self: Running = { controller, started: performance.now(), base: undefined };
   running = self;
   localStorage.setItem(RUNNING_KEY, ASSET);
+  // The map and its counts are this run's: what an earlier run of this page verified comes back
+  // as stored before, reported by the download itself.
+  map.reset();
+  for (const s of mirrorState) Object.assign(s, { state: 'active', faults: 0, reason: '', arrivals: [] });
   startButton.disabled = true;
   pauseButton.disabled = false;
   result.hidden = true;
