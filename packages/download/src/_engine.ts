@@ -140,6 +140,8 @@ async function run(pool: SourcePool, opts: ResolvedOpts, delivery: Delivery | un
     )
       await stored.rewriteRecord(good);
     delivery?.opened?.({ runs: good, stored, leaves: tree, opts });
+    const event = opts.onGroups ?? (() => {});
+    for (const run of good) event({ kind: 'stored', first: run.first, count: run.count });
     let lastProgress = 0;
     const progress = (final = false) => {
       if (!opts.onProgress) return;
@@ -157,6 +159,8 @@ async function run(pool: SourcePool, opts: ResolvedOpts, delivery: Delivery | un
       if (!have[0]) {
         await stored.commit([{ first: 0, count: 1 }]);
         delivery?.verified?.(0, new Uint8Array(0));
+        // The root alone proves the empty content: no source is asked.
+        event({ kind: 'verified', first: 0, count: 1 });
       }
       progress(true);
       return { leaves: tree, stored, opts };
@@ -188,6 +192,7 @@ async function run(pool: SourcePool, opts: ResolvedOpts, delivery: Delivery | un
       verifiedBytes += bytes.length;
       source.verifiedBytes += bytes.length;
       delivery?.verified?.(first, bytes);
+      event({ kind: 'verified', first, count, source: source.url });
       progress();
     };
 
@@ -208,6 +213,7 @@ async function run(pool: SourcePool, opts: ResolvedOpts, delivery: Delivery | un
         const started = Date.now();
         const pending: GroupRun[] = [];
         try {
+          event({ kind: 'requested', first: range.first, count: range.count, source: source.url });
           await fetchRange(source, range, { ...ctxFor(source, pending), leaves: tree });
           source.measured(range.count * tree.groupBytes, Date.now() - started);
           if (source.strikes > 0) source.strikes--;
@@ -224,6 +230,7 @@ async function run(pool: SourcePool, opts: ResolvedOpts, delivery: Delivery | un
           };
           // A fault after the range's last group verified (a body too long) leaves nothing to fetch.
           if (rest.count > 0) {
+            event({ kind: 'refused', first: rest.first, count: rest.count, source: source.url, reason: err.reason });
             if (rest.attempts > MAX_STRIKES * pool.sources.length)
               throw fail(`no source could serve ${describeRange(tree, rest)}`);
             queue.unshift(rest);

@@ -55,7 +55,7 @@ export async function fetchRange(source: Source, range: RangeRequest, ctx: Range
   const headers = new Headers(ctx.headers);
   headers.set('range', final ? `bytes=${start}-` : `bytes=${start}-${start + fixed - 1}`);
   const where = `bytes ${start}-${final ? '' : start + fixed - 1}`;
-  const fault = (why: string, drop: boolean) => new SourceFault(`${where}: ${why}`, drop);
+  const fault = (why: string, drop: boolean) => new SourceFault(`${where}: ${why}`, drop, why);
   let body: ReadableStreamDefaultReader<Uint8Array> | undefined;
   try {
     let response: Response;

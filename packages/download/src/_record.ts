@@ -6,9 +6,12 @@
  * @module
  */
 import { blake3 } from '@blake3-web/core';
-import type { ContentShape, GroupRun } from './store.js';
+import type { ContentShape, GroupRun, StoredDownloadInfo } from './store.js';
 
 const MAGIC = 'B3DLREC1';
+/** A root as stores name downloads by it: 64 lowercase hex digits. */
+export const ROOT_HEX: RegExp = /^[0-9a-f]{64}$/;
+const RECORD_SUFFIX = '.record';
 export const RECORD_HEADER_LEN = 64;
 export const RECORD_ENTRY_LEN = 16;
 const CONTEXT = 'blake3-web download record v1';
@@ -98,4 +101,34 @@ export function coveredBytes(runs: readonly GroupRun[], shape: ContentShape): nu
     reached = Math.max(reached, to);
   }
   return total;
+}
+
+/** The root a record file of a store's directory is named for (`<root>.record`), if it is one. */
+export function recordFileRoot(name: string): string | undefined {
+  const root = name.slice(0, -RECORD_SUFFIX.length);
+  return name.endsWith(RECORD_SUFFIX) && ROOT_HEX.test(root) ? root : undefined;
+}
+
+/** The `list()` entry of a record file's bytes; undefined when its header is not sound. */
+export function listedRecord(root: string, bytes: Uint8Array): StoredDownloadInfo | undefined {
+  const shape = recordShape(bytes);
+  if (!shape) return undefined;
+  return listed(
+    root,
+    { size: shape.size, chunkGroupLog: shape.chunkGroupLog },
+    decodeRecord(bytes, shape.root, shape)?.runs ?? [],
+  );
+}
+
+/** The `list()` entry of a download of `shape` whose record holds `runs`. */
+export function listed(root: string, shape: ContentShape, runs: readonly GroupRun[]): StoredDownloadInfo {
+  const recordedBytes = coveredBytes(runs, shape);
+  return {
+    root,
+    size: shape.size,
+    chunkGroupLog: shape.chunkGroupLog,
+    recordedBytes,
+    // The empty content's one group covers no bytes: complete once recorded.
+    complete: shape.size === 0 ? runs.length > 0 : recordedBytes === shape.size,
+  };
 }

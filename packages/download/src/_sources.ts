@@ -49,13 +49,18 @@ export class Source {
   }
 }
 
-/** A fault of one request, with whether it proves the source wrong (`drop`) or may pass. */
+/**
+ * A fault of one request, with whether it proves the source wrong (`drop`) or may pass, and
+ * `reason`: the message without the bytes it concerns.
+ */
 export class SourceFault extends Error {
   readonly drop: boolean;
-  constructor(message: string, drop: boolean) {
+  readonly reason: string;
+  constructor(message: string, drop: boolean, reason: string = message) {
     super(message);
     this.name = 'SourceFault';
     this.drop = drop;
+    this.reason = reason;
   }
 }
 

@@ -13,16 +13,15 @@ import { fileURLToPath } from 'node:url';
 import { hexToBytes } from '@blake3-web/core';
 import { DownloadQuotaError } from './errors.js';
 import {
-  coveredBytes,
   decodeRecord,
   encodeRecordEntries,
   encodeRecordHeader,
   groupCount,
-  recordShape,
+  listedRecord,
+  recordFileRoot,
+  ROOT_HEX,
 } from './_record.js';
 import type { ContentShape, DownloadStore, GroupRun, StoredContent, StoredDownloadInfo } from './store.js';
-
-const ROOT_HEX = /^[0-9a-f]{64}$/;
 
 /** A store that keeps downloads as files in `directory` (created when first needed). */
 export function directoryStore(directory: string | URL): DownloadStore {
@@ -47,20 +46,11 @@ export function directoryStore(directory: string | URL): DownloadStore {
       }
       const out: StoredDownloadInfo[] = [];
       for (const name of names.sort()) {
-        const root = name.slice(0, -'.record'.length);
-        if (!name.endsWith('.record') || !ROOT_HEX.test(root)) continue;
+        const root = recordFileRoot(name);
+        if (root === undefined) continue;
         const bytes = await readFile(join(dir, name)).catch(() => undefined);
-        const shape = bytes && recordShape(bytes);
-        if (!shape) continue;
-        const runs = decodeRecord(bytes, shape.root, shape)?.runs ?? [];
-        const recordedBytes = coveredBytes(runs, shape);
-        out.push({
-          root,
-          size: shape.size,
-          chunkGroupLog: shape.chunkGroupLog,
-          recordedBytes,
-          complete: shape.size === 0 ? runs.length > 0 : recordedBytes === shape.size,
-        });
+        const entry = bytes && listedRecord(root, bytes);
+        if (entry) out.push(entry);
       }
       return out;
     },

@@ -37,6 +37,26 @@ export type DownloadProgress = {
   readonly sources: readonly SourceProgress[];
 };
 
+/**
+ * What happened to groups `first` .. `first + count - 1` (group indices, each group one leaf of
+ * `2^chunkGroupLog` KiB): enough to draw a live map of the content.
+ */
+export type GroupEvent = {
+  /**
+   * `'stored'`: found in the store when the download opened, and verified again;
+   * `'requested'`: asked of `source`;
+   * `'verified'`: arrived from `source`, verified against the root, and written to the store;
+   * `'refused'`: the rest of a range `source` failed (`reason` says how), to be asked of another.
+   */
+  readonly kind: 'stored' | 'requested' | 'verified' | 'refused';
+  readonly first: number;
+  readonly count: number;
+  /** The source's URL (absent for `'stored'`, and for the one group of empty content, which the root proves). */
+  readonly source?: string;
+  /** Why the source failed (`'refused'` only), e.g. `'group 12 does not match the root'`. */
+  readonly reason?: string;
+};
+
 export type DownloadOpts = {
   /** The content's BLAKE3 hash: 32 bytes, or 64 hex digits. */
   root: string | Uint8Array;
@@ -69,6 +89,12 @@ export type DownloadOpts = {
   signal?: AbortSignal;
   /** Called as bytes verify (at most every few milliseconds, and once at the end). */
   onProgress?: (progress: DownloadProgress) => void;
+  /**
+   * Called for every change of state of groups, as it happens: the groups a resumed download
+   * found stored, then each range asked of a source, the groups that verified, and the groups a
+   * source failed. Every group ends `'stored'` or `'verified'` exactly once.
+   */
+  onGroups?: (event: GroupEvent) => void;
 };
 
 export type ResolvedSource = { url: string; outboard: string | undefined };
@@ -89,6 +115,7 @@ export type ResolvedOpts = {
   fetch: typeof fetch;
   signal: AbortSignal | undefined;
   onProgress: ((progress: DownloadProgress) => void) | undefined;
+  onGroups: ((event: GroupEvent) => void) | undefined;
 };
 
 export const DEFAULT_CHUNK_GROUP_LOG = 4;
@@ -185,6 +212,8 @@ export function resolveOpts(opts: unknown): ResolvedOpts {
     throw new TypeError(`opts.signal must be an AbortSignal, got ${describe(o.signal)}`);
   if (o.onProgress !== undefined && typeof o.onProgress !== 'function')
     throw new TypeError(`opts.onProgress must be a function, got ${describe(o.onProgress)}`);
+  if (o.onGroups !== undefined && typeof o.onGroups !== 'function')
+    throw new TypeError(`opts.onGroups must be a function, got ${describe(o.onGroups)}`);
   let headers: Headers;
   try {
     headers = new Headers(o.headers);
@@ -210,5 +239,6 @@ export function resolveOpts(opts: unknown): ResolvedOpts {
     fetch: (input, init) => doFetch(input, init),
     signal: o.signal,
     onProgress: o.onProgress,
+    onGroups: o.onGroups,
   };
 }

@@ -10,7 +10,7 @@
  * @module
  */
 import { DownloadQuotaError } from './errors.js';
-import { coveredBytes, groupCount } from './_record.js';
+import { groupCount, listed, ROOT_HEX } from './_record.js';
 import type { ContentShape, DownloadStore, GroupRun, StoredContent, StoredDownloadInfo } from './store.js';
 
 export type IdbStoreOpts = {
@@ -20,7 +20,6 @@ export type IdbStoreOpts = {
 
 type RecordValue = { size: number; chunkGroupLog: number; runs: GroupRun[] };
 
-const ROOT_HEX = /^[0-9a-f]{64}$/;
 const RECORDS = 'records';
 const GROUPS = 'groups';
 const OUTBOARDS = 'outboards';
@@ -213,14 +212,7 @@ export function idbStore(opts: IdbStoreOpts = {}): DownloadStore {
       const [keys, values] = await Promise.all([done(store.getAllKeys()), done(store.getAll())]);
       return keys.map((key, i) => {
         const r = values[i] as RecordValue;
-        const shape = { size: r.size, chunkGroupLog: r.chunkGroupLog };
-        const recordedBytes = coveredBytes(r.runs, shape);
-        return {
-          root: key as string,
-          ...shape,
-          recordedBytes,
-          complete: r.size === 0 ? r.runs.length > 0 : recordedBytes === r.size,
-        };
+        return listed(key as string, { size: r.size, chunkGroupLog: r.chunkGroupLog }, r.runs);
       });
     },
 

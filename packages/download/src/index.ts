@@ -1,5 +1,12 @@
 export { DownloadError, DownloadQuotaError, type SourceFailure } from './errors.js';
-export type { DownloadOpts, DownloadProgress, SourceInput, SourceProgress, Strategy } from './download-options.js';
+export type {
+  DownloadOpts,
+  DownloadProgress,
+  GroupEvent,
+  SourceInput,
+  SourceProgress,
+  Strategy,
+} from './download-options.js';
 export type { ContentShape, DownloadStore, GroupRun, StoredContent, StoredDownloadInfo } from './store.js';
 export { memoryStore } from './memory-store.js';
 export { download } from './download.js';

@@ -5,6 +5,7 @@
  */
 import { anumber, describe } from '@blake3-web/core/_assert';
 import { DownloadQuotaError } from './errors.js';
+import { listed } from './_record.js';
 import type { ContentShape, DownloadStore, GroupRun, StoredContent, StoredDownloadInfo } from './store.js';
 
 type Entry = {
@@ -63,21 +64,13 @@ export function memoryStore(opts: { maxBytes?: number } = {}): DownloadStore {
       };
     },
     async list(): Promise<StoredDownloadInfo[]> {
-      return [...entries].map(([root, e]) => info(root, e));
+      return [...entries].map(([root, e]) => listed(root, e.shape, e.record));
     },
     async remove(root: string): Promise<boolean> {
       empty(entries.get(root));
       return entries.delete(root);
     },
   };
-}
-
-function info(root: string, e: Entry): StoredDownloadInfo {
-  const leaf = 1024 * 2 ** e.shape.chunkGroupLog;
-  let recordedBytes = 0;
-  for (const run of e.record)
-    recordedBytes += Math.min(e.shape.size, (run.first + run.count) * leaf) - run.first * leaf;
-  return { root, ...e.shape, recordedBytes, complete: recordedBytes >= e.shape.size };
 }
 
 /** Bytes [offset, offset + length) from parts keyed by their offset (written in whole groups). */

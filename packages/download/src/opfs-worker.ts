@@ -11,13 +11,14 @@
  */
 import { hexToBytes } from '@blake3-web/core';
 import {
-  coveredBytes,
   decodeRecord,
   encodeRecordEntries,
   encodeRecordHeader,
   groupCount,
+  listedRecord,
   RECORD_HEADER_LEN,
-  recordShape,
+  recordFileRoot,
+  ROOT_HEX,
 } from './_record.js';
 import {
   OPFS_READY,
@@ -52,7 +53,6 @@ type Open = {
   refs: number;
 };
 
-const ROOT_HEX = /^[0-9a-f]{64}$/;
 const opened = new Map<number, Open>();
 const byRoot = new Map<string, Open>();
 let nextId = 1;
@@ -261,20 +261,11 @@ const calls: { [K in keyof OpfsCalls]: (...args: OpfsCalls[K][0]) => OpfsCalls[K
     const names: string[] = [];
     for await (const name of (dir as unknown as { keys(): AsyncIterable<string> }).keys()) names.push(name);
     for (const name of names.sort()) {
-      const root = name.slice(0, -'.record'.length);
-      if (!name.endsWith('.record') || !ROOT_HEX.test(root)) continue;
+      const root = recordFileRoot(name);
+      if (root === undefined) continue;
       const bytes = new Uint8Array(await (await (await dir.getFileHandle(name)).getFile()).arrayBuffer());
-      const shape = recordShape(bytes);
-      if (!shape) continue;
-      const runs = decodeRecord(bytes, shape.root, shape)?.runs ?? [];
-      const recordedBytes = coveredBytes(runs, shape);
-      out.push({
-        root,
-        size: shape.size,
-        chunkGroupLog: shape.chunkGroupLog,
-        recordedBytes,
-        complete: shape.size === 0 ? runs.length > 0 : recordedBytes === shape.size,
-      });
+      const entry = listedRecord(root, bytes);
+      if (entry) out.push(entry);
     }
     return out;
   },

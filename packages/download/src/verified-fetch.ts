@@ -1,4 +1,4 @@
-import { aRoot, type DownloadOpts, type SourceInput } from './download-options.js';
+import { aRoot, type DownloadOpts, type GroupEvent, type SourceInput } from './download-options.js';
 import { describe } from '@blake3-web/core/_assert';
 import { bytesToHex } from '@blake3-web/core';
 import { download } from './download.js';
@@ -14,7 +14,9 @@ export type VerifiedEntry =
       readonly type?: string;
     };
 
-export type VerifiedFetchOpts = Omit<DownloadOpts, 'root' | 'signal' | 'onProgress'> & {
+export type VerifiedFetchOpts = Omit<DownloadOpts, 'root' | 'signal' | 'onProgress' | 'onGroups'> & {
+  /** `download()`'s `onGroups` for every download, with the root (lowercase hex) it concerns. */
+  onGroups?: (event: GroupEvent, root: string) => void;
   /** The verified URLs: a map from URL to root (or entry), or a function that answers for a URL. */
   files: Readonly<Record<string, VerifiedEntry>> | ((url: string) => VerifiedEntry | undefined);
   /**
@@ -38,11 +40,13 @@ export type VerifiedFetchOpts = Omit<DownloadOpts, 'root' | 'signal' | 'onProgre
  */
 export function createVerifiedFetch(opts: VerifiedFetchOpts): typeof fetch {
   if (typeof opts !== 'object' || opts === null) throw new TypeError(`opts must be an object, got ${describe(opts)}`);
-  const { files, fallback, ...downloadOpts } = opts;
+  const { files, fallback, onGroups, ...downloadOpts } = opts;
   if (typeof files !== 'function' && (typeof files !== 'object' || files === null))
     throw new TypeError(`opts.files must be an object or a function, got ${describe(files)}`);
   if (fallback !== undefined && typeof fallback !== 'function')
     throw new TypeError(`opts.fallback must be a function, got ${describe(fallback)}`);
+  if (onGroups !== undefined && typeof onGroups !== 'function')
+    throw new TypeError(`opts.onGroups must be a function, got ${describe(onGroups)}`);
   const lookup = (url: string): VerifiedEntry | undefined =>
     typeof files === 'function'
       ? files(url)
@@ -63,7 +67,11 @@ export function createVerifiedFetch(opts: VerifiedFetchOpts): typeof fetch {
     const key = bytesToHex(root);
     let pending = downloads.get(key);
     if (!pending) {
-      pending = download(target.sources ?? request.url, { ...downloadOpts, root });
+      pending = download(target.sources ?? request.url, {
+        ...downloadOpts,
+        root,
+        onGroups: onGroups && ((event) => onGroups(event, key)),
+      });
       downloads.set(key, pending);
       pending.catch(() => downloads.delete(key));
     }

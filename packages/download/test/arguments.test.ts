@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
-import { download, downloadStream, memoryStore } from '../src/index.ts';
+import { createVerifiedFetch, download, downloadStream, memoryStore } from '../src/index.ts';
 
 const root = 'af1349b9f5f9a1a6a0404dea36dcc9499bcb25c9adc112b7cc9a93cae41f3262';
 const url = 'http://127.0.0.1:1/file.bin';
@@ -79,6 +79,18 @@ describe('bad arguments throw at once, naming the argument and what arrived', ()
       () => download(url, { root, onProgress: 1 as never }),
       TypeError,
       /opts.onProgress must be a function/,
+    ],
+    [
+      'onGroups',
+      () => download(url, { root, onGroups: 'map' as never }),
+      TypeError,
+      /opts.onGroups must be a function, got/,
+    ],
+    [
+      'createVerifiedFetch onGroups',
+      () => createVerifiedFetch({ files: {}, onGroups: 1 as never }),
+      TypeError,
+      /opts.onGroups must be a function, got/,
     ],
     [
       'outboard',
