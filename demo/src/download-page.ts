@@ -1,12 +1,12 @@
 // The "Download" page: a large file from the demo server's two mirrors through `download()`,
 // every 16 KiB group drawn as it is asked for, verified or refused; the mirrors' switches make
 // either hostile mid-download. A reload goes on from the groups this browser stored.
-import { browserStore, download, DownloadError, type DownloadOpts, type DownloadProgress } from '@blake3-web/download';
+import { browserStore, download, DownloadError, type DownloadProgress, type GroupEvent } from '@blake3-web/download';
 import { bytesToHex } from '@blake3-web/core';
 
 import { formatBytes } from './format.ts';
 import { bindMeter, type Tone } from './meter.ts';
-import { GroupMap, type GroupEvent, type MapCounts } from './group-map.ts';
+import { GroupMap, type MapCounts } from './group-map.ts';
 import {
   assetInfo,
   DEFAULT_RATE,
@@ -60,11 +60,11 @@ const mirrorState: { state: string; faults: number; reason: string; arrivals: [n
   () => ({ state: 'active', faults: 0, reason: '', arrivals: [] }),
 );
 
-function mirrorOf(source: GroupEvent['source']): number | undefined {
-  if (typeof source === 'number') return source;
-  if (typeof source !== 'string') return undefined;
+/** The mirror a source URL names (the library reports sources by URL). */
+function mirrorOf(source: string | undefined): number | undefined {
+  if (source === undefined) return undefined;
   const i = urls.indexOf(source);
-  return i >= 0 ? i : MIRRORS.findIndex((m) => source.includes(`/${session}/${m}/`));
+  return i >= 0 ? i : undefined;
 }
 
 type Verdict = '' | 'verified' | 'failed' | 'paused';
@@ -160,18 +160,16 @@ async function start(): Promise<void> {
   status.textContent = 'Starting…';
   void refreshStored();
   const ticker = setInterval(showMirrors, 500);
-  // `onGroups` is the library's per-group event hook.
-  const opts: DownloadOpts & { onGroups: (event: GroupEvent) => void } = {
-    root: asset.root,
-    chunkGroupLog: asset.chunkGroupLog,
-    store,
-    signal: controller.signal,
-    stallTimeout: STALL_TIMEOUT_MS,
-    onProgress,
-    onGroups,
-  };
   try {
-    const blob = await download(urls, opts);
+    const blob = await download(urls, {
+      root: asset.root,
+      chunkGroupLog: asset.chunkGroupLog,
+      store,
+      signal: controller.signal,
+      stallTimeout: STALL_TIMEOUT_MS,
+      onProgress,
+      onGroups,
+    });
     localStorage.removeItem(RUNNING_KEY);
     showCounts();
     status.textContent = `Downloaded ${formatBytes(blob.size)} in ${((performance.now() - self.started) / 1000).toFixed(1)} s; hashing the stored file again…`;

@@ -3,14 +3,7 @@
 // The counts beside it are kept from the same events, so what the map shows and what it counts
 // never disagree.
 
-/** What `download()` reports per run of groups (its `onGroups` option). */
-export type GroupEvent = {
-  readonly kind: 'stored' | 'requested' | 'verified' | 'refused';
-  readonly first: number;
-  readonly count: number;
-  readonly source?: string | number;
-  readonly reason?: string;
-};
+import type { GroupEvent } from '@blake3-web/download';
 
 const WAITING = 0;
 const STORED = 1;
@@ -98,6 +91,7 @@ export class GroupMap {
         this.#mirror.fill(mirror ?? 0, event.first, end);
         break;
       case 'refused':
+        // The rest of a range the mirror failed: asked of another mirror next.
         if (counts) counts.refused += event.count;
         this.#state.fill(REFUSED, event.first, end);
         this.#refusedBefore.fill(1, event.first, end);
