@@ -76,11 +76,21 @@ function shown(page: DemoPage): Promise<Shown> {
   });
 }
 
-async function waitForVerdict(page: DemoPage): Promise<Shown> {
-  await page.waitForFunction(
-    () => ['verified', 'failed'].includes(document.getElementById('dl-verdict')?.dataset.state ?? ''),
-    { timeout: 150_000 },
-  );
+/** Waits for the download's end; WebKitGTK's IndexedDB store (a transaction per group) is slow on a loaded machine. */
+async function waitForVerdict(page: DemoPage, timeout = 240_000): Promise<Shown> {
+  try {
+    await page.waitForFunction(
+      () => ['verified', 'failed'].includes(document.getElementById('dl-verdict')?.dataset.state ?? ''),
+      { timeout },
+    );
+  } catch (err) {
+    const now = await page.evaluate(() =>
+      ['dl-status', 'dl-verdict', 'dl-state-a', 'dl-note-a', 'dl-state-b', 'dl-note-b', 'dl-stored']
+        .map((id) => `${id}: ${document.getElementById(id)?.textContent ?? ''}`)
+        .join('\n'),
+    );
+    throw new Error(`no verdict; the page shows\n${now}`, { cause: err });
+  }
   return shown(page);
 }
 
@@ -104,6 +114,8 @@ test.describe('demo: the Download page', () => {
     test(`mirror A ${mode}: the file ends verified, and the map counts what the server counts`, async ({
       demoPage,
     }) => {
+      // WebKitGTK's store is IndexedDB, a transaction per group: minutes on a loaded machine.
+      test.setTimeout(300_000);
       const { root } = await officialRoot();
       await openEmpty(demoPage);
       await setMirror(demoPage, 'a', mode, '0');
@@ -134,6 +146,10 @@ test.describe('demo: the Download page', () => {
       if (mode === 'flip') expect(server.a.groupsFlipped, 'the server flipped a group A sent').toBeGreaterThan(0);
       const reason = await demoPage.evaluate(() => document.getElementById('dl-note-a')!.textContent);
       if (mode === 'flip') expect(reason).toMatch(/does not match the root/);
+      test.info().annotations.push({
+        type: mode,
+        description: `mirror A asked for ${server.a.groupsAsked} groups, sent ${server.a.contentBytes} bytes, ${a!.verified} groups verified, ${a!.refused} refused; mirror B ${b!.verified} verified`,
+      });
       const mirrorA = await demoPage.evaluate(() => document.getElementById('dl-state-a')!.dataset.state);
       expect(['demoted', 'dropped']).toContain(mirrorA);
     });
@@ -142,7 +158,7 @@ test.describe('demo: the Download page', () => {
   test('a reload mid-download goes on from the stored groups: the mirrors send only the missing ones', async ({
     demoPage,
   }) => {
-    test.setTimeout(300_000);
+    test.setTimeout(480_000);
     const { root, size } = await officialRoot();
     await openEmpty(demoPage);
     // 20 Mbit/s a mirror: the 32 MiB take several seconds, time to reload half-way.
@@ -172,6 +188,10 @@ test.describe('demo: the Download page', () => {
     expect(server.a.groupsAsked + server.b.groupsAsked, 'only the missing groups were asked for').toBe(
       counts.groups - counts.stored,
     );
+    test.info().annotations.push({
+      type: 'resume',
+      description: `${counts.stored} of ${counts.groups} groups stored before the reload; the mirrors then sent ${sent} bytes of ${size}`,
+    });
     expect(sent, 'only the missing bytes were sent').toBe(size - counts.storedBytes);
   });
 });
