@@ -55,6 +55,9 @@ let asset: AssetInfo | undefined;
 let map: GroupMap | undefined;
 let running: Running | undefined;
 let resultUrl: string | undefined;
+let leaving = false;
+addEventListener('pagehide', () => (leaving = true));
+addEventListener('pageshow', () => (leaving = false));
 const urls = MIRRORS.map((m) => mirrorUrl(session, m, ASSET));
 const mirrorState: { state: string; faults: number; reason: string; arrivals: [number, number][] }[] = MIRRORS.map(
   () => ({ state: 'active', faults: 0, reason: '', arrivals: [] }),
@@ -188,6 +191,9 @@ async function start(): Promise<void> {
     } else showVerdict('failed', `The stored file hashes to ${again}, not to the root ${asset.root}.`);
     status.textContent = `Done: ${formatBytes(blob.size)}.`;
   } catch (err) {
+    // A page going away (a reload) ends its requests first: that is no failure, and the download
+    // must go on when the page is back.
+    if (leaving) return;
     if (controller.signal.aborted) {
       showVerdict('paused', 'Paused: the groups verified so far are stored. Resume goes on from them.');
     } else {

@@ -56,7 +56,12 @@ function setMirror(page: DemoPage, mirror: 'a' | 'b', mode: string, rate: string
       }
       // The switch is a request to the server; it is in place once the page's fieldset says so.
       const fieldset = document.querySelector<HTMLElement>(`fieldset[data-mirror='${mirror}']`)!;
-      while (fieldset.dataset.applied !== `${mode} ${rate}`) await new Promise((r) => setTimeout(r, 20));
+      const deadline = Date.now() + 30_000;
+      while (fieldset.dataset.applied !== `${mode} ${rate}`) {
+        if (Date.now() > deadline)
+          throw new Error(`mirror ${mirror} still ${fieldset.dataset.applied} after 30 s, not ${mode} ${rate}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
     },
     { mirror, mode, rate },
   );
