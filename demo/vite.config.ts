@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import { createBlobStore } from '../servers/blob-store.ts';
 import { docsSite } from './docs-site-plugin.ts';
+import { createDownloadMirrors } from '../servers/download-mirrors.ts';
 import { createTusUploads, proxyTus } from '../servers/tus-uploads.ts';
 import { siteShell } from './site-shell.ts';
 
@@ -37,6 +38,16 @@ function uploads(): Plugin {
   };
 }
 
+/** The Download page's two mirrors of a large asset, made on first use and kept on disk. */
+function mirrors(): Plugin {
+  const { middleware } = createDownloadMirrors();
+  return {
+    name: 'blake3-web-download-mirrors',
+    configureServer: (server) => void server.middlewares.use(middleware),
+    configurePreviewServer: (server) => void server.middlewares.use(middleware),
+  };
+}
+
 // The benchmark page measures the peers bench/ installs; their versions go into its results.
 const PEERS = ['@fuzdev/blake3_wasm', 'blake3-jit', 'hash-wasm', '@noble/hashes'];
 function peerVersion(name: string): string {
@@ -61,7 +72,7 @@ function port(): number {
 export default defineConfig({
   // Relative asset URLs: the built site works from any static host and any sub-path.
   base: './',
-  plugins: [siteShell(), blobs(), uploads(), docsSite()],
+  plugins: [siteShell(), blobs(), uploads(), mirrors(), docsSite()],
   define: { __BENCH_PEERS__: JSON.stringify(PEERS.map((name) => ({ name, version: peerVersion(name) }))) },
   server: { host: '127.0.0.1', port: port(), strictPort: true, headers: isolation },
   preview: { host: '127.0.0.1', port: port(), strictPort: true, headers: isolation },
@@ -75,6 +86,7 @@ export default defineConfig({
         bench: fileURLToPath(new URL('./bench.html', import.meta.url)),
         upload: fileURLToPath(new URL('./upload.html', import.meta.url)),
         playground: fileURLToPath(new URL('./playground.html', import.meta.url)),
+        download: fileURLToPath(new URL('./download.html', import.meta.url)),
       },
     },
   },

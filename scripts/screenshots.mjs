@@ -35,6 +35,7 @@ const PAGES = [
     states: { verified: uploadVerified, refused: uploadRefused },
   },
   { name: 'bench', path: 'bench.html', ready: benchReady, states: { 'quick-run': benchQuickRun } },
+  { name: 'download', path: 'download.html', ready: downloadReady, states: { hostile: downloadHostile } },
 ];
 
 const WIDTHS = [
@@ -143,6 +144,27 @@ function uploadVerified(page) {
 }
 function uploadRefused(page) {
   return uploadFile(page, true);
+}
+
+/** The Download page, its 256 MiB file made by the server on first use (seconds, once). */
+async function downloadReady(page) {
+  await page.waitForFunction(() => document.querySelector('main')?.dataset.ready === 'true', null, {
+    timeout: TIMEOUT,
+  });
+}
+
+/** Mirror A flips a byte in some groups; the picture is taken at the verdict, the map full. */
+async function downloadHostile(page) {
+  await page.selectOption('#dl-mode-a', 'flip');
+  await page.waitForFunction(() =>
+    document.querySelector("fieldset[data-mirror='a']")?.dataset.applied?.startsWith('flip'),
+  );
+  await page.click('#dl-start');
+  await page.waitForFunction(
+    () => ['verified', 'failed'].includes(document.getElementById('dl-verdict')?.dataset.state ?? ''),
+    null,
+    { timeout: TIMEOUT },
+  );
 }
 
 // ---------- the server and the browser ----------

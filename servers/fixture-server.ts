@@ -6,6 +6,7 @@ import { dirname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { createBlobStore } from './blob-store.ts';
+import { createDownloadMirrors, MIRRORS_PATH } from './download-mirrors.ts';
 import { createTusUploads, UPLOAD_PATH } from './tus-uploads.ts';
 import { mimeType } from './mime-types.ts';
 
@@ -43,14 +44,17 @@ export async function startFixtureServer(port = 0): Promise<FixtureServer> {
   const blobs = createBlobStore();
   // The demo's tus server, which its Upload page reaches at ./files/ (here /demo/dist/files/).
   const uploads = createTusUploads();
+  // The Download page's two mirrors, which it reaches at ./mirrors/ (here /demo/dist/mirrors/).
+  const mirrors = createDownloadMirrors();
   const server = createServer((req, res) => {
-    if (req.url?.startsWith(`/demo/dist${UPLOAD_PATH}`)) req.url = req.url.slice('/demo/dist'.length);
+    if (req.url?.startsWith(`/demo/dist${UPLOAD_PATH}`) || req.url?.startsWith(`/demo/dist${MIRRORS_PATH}/`))
+      req.url = req.url.slice('/demo/dist'.length);
     const next = () =>
       void handle(req, res).catch((e: unknown) => {
         if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
         res.end(`fixture server error: ${String(e)}\n`);
       });
-    uploads.middleware(req, res, () => blobs.middleware(req, res, next));
+    uploads.middleware(req, res, () => mirrors.middleware(req, res, () => blobs.middleware(req, res, next)));
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -245,7 +245,7 @@ function serveOutboard(
 }
 
 /** A single `bytes=a-b`, `bytes=a-` or `bytes=-n` range, end exclusive; undefined when absent or not one range. */
-function parseRange(
+export function parseRange(
   header: string | undefined,
   size: number,
 ): { start: number; end: number } | 'unsatisfiable' | undefined {
