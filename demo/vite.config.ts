@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type Plugin, type PreviewServer, type ViteDevServer } from 'vite';
 import { createBlobStore } from '../servers/blob-store.ts';
+import { mediaManifest, startMediaCdn } from '../servers/media-cdn.ts';
 import { createTusUploads, proxyTus } from '../servers/tus-uploads.ts';
 
 // Cross-origin isolation gives the page fine-grained timers (performance.now() steps of
@@ -35,6 +36,26 @@ function uploads(): Plugin {
   };
 }
 
+/**
+ * The Video page's CDN, a server of its own (port BLAKE3_DEMO_CDN_PORT, else a free one), started
+ * and stopped with the demo's server; the page learns where it is, and the clip's root, from
+ * this origin's media.json.
+ */
+function mediaCdn(): Plugin {
+  const port = Number(process.env.BLAKE3_DEMO_CDN_PORT ?? 0);
+  const start = async (server: ViteDevServer | PreviewServer) => {
+    const cdn = await startMediaCdn(port);
+    server.middlewares.use(mediaManifest(cdn));
+    server.httpServer?.once('close', () => void cdn.close());
+    console.log(`  Video page's CDN: ${cdn.url}`);
+  };
+  return {
+    name: 'blake3-web-media-cdn',
+    configureServer: start,
+    configurePreviewServer: start,
+  };
+}
+
 // The benchmark page measures the peers bench/ installs; their versions go into its results.
 const PEERS = ['blake3-jit', 'hash-wasm', '@noble/hashes'];
 function peerVersion(name: string): string {
@@ -45,7 +66,7 @@ function peerVersion(name: string): string {
 export default defineConfig({
   // Relative asset URLs: the built site works from any static host and any sub-path.
   base: './',
-  plugins: [blobs(), uploads()],
+  plugins: [blobs(), uploads(), mediaCdn()],
   define: { __BENCH_PEERS__: JSON.stringify(PEERS.map((name) => ({ name, version: peerVersion(name) }))) },
   server: { host: '127.0.0.1', headers: isolation },
   preview: { host: '127.0.0.1', headers: isolation },
@@ -58,6 +79,7 @@ export default defineConfig({
         main: fileURLToPath(new URL('./index.html', import.meta.url)),
         bench: fileURLToPath(new URL('./bench.html', import.meta.url)),
         upload: fileURLToPath(new URL('./upload.html', import.meta.url)),
+        video: fileURLToPath(new URL('./video.html', import.meta.url)),
       },
     },
   },

@@ -13,6 +13,10 @@ import { fileURLToPath } from 'node:url';
 import { blake3, bytesToHex } from '@blake3-web/core';
 import { baoEncode } from '@blake3-web/stream';
 
+import type { MediaInfo } from './media-manifest.ts';
+
+export type { MediaInfo };
+
 export type TamperMode = 'none' | 'flip' | 'stale';
 export const TAMPER_MODES: readonly TamperMode[] = ['none', 'flip', 'stale'];
 
@@ -34,21 +38,6 @@ export type CdnState = {
   media: MediaInfo;
   counters: { contentBytes: number; outboardBytes: number; requests: number };
   log: CdnRequest[];
-};
-
-export type MediaInfo = {
-  /**
-   * The clip's URL on the CDN: its BLAKE3 root is part of the path, the outboard is at
-   * `<url>.obao`. A viewer adds `?s=<session>` to both (and to `controlUrl`).
-   */
-  url: string;
-  root: string;
-  size: number;
-  /** The content byte the 'flip' mode changes. */
-  flipAt: number;
-  /** The content bytes [start, end) the 'stale' mode serves from the previous version. */
-  stale: { start: number; end: number };
-  controlUrl: string;
 };
 
 export type MediaCdn = {

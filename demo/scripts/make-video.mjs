@@ -24,7 +24,10 @@ if (!Number.isInteger(seconds) || seconds < 1 || seconds > 600)
 
 // A font for the timecode: DejaVu is on Debian and most desktops; without one the pattern's
 // own small counter still shows the time.
-const FONTS = ['/usr/share/fonts/truetype/dejavu/DejaVuSansMono-Bold.ttf', '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf'];
+const FONTS = [
+  '/usr/share/fonts/truetype/dejavu/DejaVuSansMono-Bold.ttf',
+  '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf',
+];
 const font = FONTS.find((f) => existsSync(f));
 
 /** One WebM: the test pattern with `label` and the time drawn on it, and a beep each second. */
