@@ -87,8 +87,9 @@ export function mediaClip(): Clip {
 export async function startMediaCdn(port = 0): Promise<MediaCdn> {
   const { content, previous, outboard, root } = mediaClip();
   const size = content.length;
-  // Regions at about a fifth and two thirds of the clip, on 1 KiB chunk boundaries.
-  const staleStart = Math.floor((size * 0.2) / 1024) * 1024;
+  // Regions at about two fifths and two thirds of the clip, on 1 KiB chunk boundaries. Not near
+  // the start: Firefox reads a fresh load ahead from byte 0, into any refused region there.
+  const staleStart = Math.floor((size * 0.4) / 1024) * 1024;
   const stale = { start: staleStart, end: Math.min(staleStart + STALE_LEN, previous.length, size) };
   const flipAt = Math.floor((size * 2) / 3);
   const path = `/media/${root}/${MEDIA_NAME}`;

@@ -54,6 +54,6 @@ function encode(file, { size, videoRate, audioRate, length, label }) {
 }
 
 encode(out, { size: '640x360', videoRate: '600k', audioRate: '64k', length: seconds, label: '' });
-// What a stale CDN node still holds: an earlier, smaller cut of the clip. The CDN's "stale" mode
-// serves its bytes in place of one region of the current file, so it only has to be that long.
-encode(previous, { size: '320x180', videoRate: '200k', audioRate: '32k', length: 30, label: 'OLD ' });
+// What a stale CDN node still holds: an earlier, smaller encode of the clip. The CDN's "stale" mode
+// serves its bytes in place of one region of the current file; the region must lie within it.
+encode(previous, { size: '320x180', videoRate: '200k', audioRate: '32k', length: seconds, label: 'OLD ' });

@@ -68,7 +68,9 @@ async function showCounters(): Promise<void> {
 
 /** (Re)loads the clip under a fresh URL, so nothing the player cached from an earlier load is reused; resumes at `at`. */
 function load(at: number, play: boolean): void {
-  video.src = `${media.url}?s=${session}&load=${loads++}`;
+  // The media fragment starts the player at `at`: without it Firefox reads ahead from the start,
+  // into any refused region between, and gives up on the whole load there.
+  video.src = `${media.url}?s=${session}&load=${loads++}${at > 0 ? `#t=${at.toFixed(3)}` : ''}`;
   video.addEventListener(
     'loadedmetadata',
     () => {
@@ -97,6 +99,8 @@ navigator.serviceWorker?.addEventListener('message', (e: MessageEvent<MediaRange
     row = rows.insertRow(0);
     for (let i = 0; i < 6; i++) row.insertCell();
     rowOf.set(r.id, row);
+    // Which load of the clip asked: each change of the CDN's mode loads it afresh.
+    row.dataset.load = new URL(r.url).searchParams.get('load') ?? '';
     row.cells[0]!.textContent = String(r.id);
     row.cells[1]!.textContent = r.range ?? 'all';
   }
