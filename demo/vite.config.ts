@@ -5,6 +5,7 @@ import { defineConfig, type Plugin, type PreviewServer, type ViteDevServer } fro
 import { createBlobStore } from '../servers/blob-store.ts';
 import { mediaManifest, startMediaCdn } from '../servers/media-cdn.ts';
 import { createTusUploads, proxyTus } from '../servers/tus-uploads.ts';
+import { siteShell } from './site-shell.ts';
 
 // Cross-origin isolation gives the page fine-grained timers (performance.now() steps of
 // microseconds instead of 0.1-1 ms), which the timing shown and the benchmarks rely on.
@@ -66,7 +67,7 @@ function peerVersion(name: string): string {
 export default defineConfig({
   // Relative asset URLs: the built site works from any static host and any sub-path.
   base: './',
-  plugins: [blobs(), uploads(), mediaCdn()],
+  plugins: [siteShell(), blobs(), uploads(), mediaCdn()],
   define: { __BENCH_PEERS__: JSON.stringify(PEERS.map((name) => ({ name, version: peerVersion(name) }))) },
   server: { host: '127.0.0.1', headers: isolation },
   preview: { host: '127.0.0.1', headers: isolation },
@@ -79,6 +80,7 @@ export default defineConfig({
         main: fileURLToPath(new URL('./index.html', import.meta.url)),
         bench: fileURLToPath(new URL('./bench.html', import.meta.url)),
         upload: fileURLToPath(new URL('./upload.html', import.meta.url)),
+        playground: fileURLToPath(new URL('./playground.html', import.meta.url)),
         video: fileURLToPath(new URL('./video.html', import.meta.url)),
       },
     },

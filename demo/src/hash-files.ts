@@ -1,9 +1,12 @@
-// One row per picked or dropped file: progress, speed, cancel, digest, copy and "verify against".
-// Files are hashed one after another, each on the whole worker pool, so the first result comes
-// as early as possible and a cancelled file does not hold up the others.
-import { bytesToHex, type Blake3Opts } from '@blake3-web/core';
+// One card per picked or dropped file: a meter (percentage, bytes, speed) and Cancel while it
+// hashes; when done, the digest with Copy and "verify against"; when cancelled or failed, only
+// what happened. Files are hashed one after another, each on the whole worker pool, so the first
+// result comes as early as possible and a cancelled file does not hold up the others.
+import { bytesToHex, constantTimeEqual, hexToBytes, type Blake3Opts } from '@blake3-web/core';
 
 import { formatBytes, formatElapsed, formatSpeed } from './format.ts';
+import { createHexDigest } from './hex-digest.ts';
+import { createMeter, type Meter } from './meter.ts';
 import { pagePool } from './pool.ts';
 
 type RowState = 'queued' | 'hashing' | 'done' | 'cancelled' | 'error';
@@ -13,15 +16,19 @@ interface Row {
   readonly opts: Blake3Opts;
   readonly controller: AbortController;
   readonly li: HTMLLIElement;
-  readonly progress: HTMLProgressElement;
+  readonly meter: Meter;
+  readonly badge: HTMLElement;
   readonly stats: HTMLElement;
-  readonly digest: HTMLOutputElement;
   readonly cancel: HTMLButtonElement;
-  readonly copy: HTMLButtonElement;
-  readonly verify: HTMLInputElement;
-  readonly verdict: HTMLElement;
-  hex: string;
 }
+
+const BADGES: Record<RowState, { text: string; tone?: 'ok' | 'bad' | 'warn' | 'busy' }> = {
+  queued: { text: 'queued' },
+  hashing: { text: 'hashing', tone: 'busy' },
+  done: { text: 'done', tone: 'ok' },
+  cancelled: { text: 'cancelled', tone: 'warn' },
+  error: { text: 'error', tone: 'bad' },
+};
 
 let nextId = 0;
 const queue: Row[] = [];
@@ -39,6 +46,10 @@ function el<K extends keyof HTMLElementTagNameMap>(
 
 function setState(row: Row, state: RowState, text: string): void {
   row.li.dataset.state = state;
+  const badge = BADGES[state];
+  row.badge.textContent = badge.text;
+  if (badge.tone) row.badge.dataset.tone = badge.tone;
+  else delete row.badge.dataset.tone;
   row.stats.textContent = text;
 }
 
@@ -47,28 +58,17 @@ function announce(text: string): void {
   if (status) status.textContent = text;
 }
 
-/** Compares the pasted digest with the computed one; empty input shows nothing. */
-function checkVerify(row: Row): void {
-  const pasted = row.verify.value.trim().toLowerCase().replace(/^0x/, '');
-  if (pasted === '' || row.hex === '') {
-    row.verdict.textContent = '';
-    delete row.verdict.dataset.verdict;
-    return;
-  }
-  const match = pasted === row.hex;
-  row.verdict.dataset.verdict = match ? 'match' : 'mismatch';
-  row.verdict.textContent = match ? '✓ match' : '✗ mismatch: the pasted digest differs';
+/** The pasted text as digest bytes, or undefined when it is not hex of whole bytes. */
+function pastedBytes(text: string): Uint8Array | undefined {
+  const hex = text.trim().toLowerCase().replace(/^0x/, '');
+  return /^(?:[0-9a-f]{2})+$/.test(hex) ? hexToBytes(hex) : undefined;
 }
 
-function makeRow(file: File, opts: Blake3Opts, summary: string): Row {
-  const id = `f${nextId++}`;
-  const progress = el('progress', { id: `${id}-progress`, max: 1, value: 0 });
-  const stats = el('span', { className: 'stats' });
-  const digest = el('output', { id: `${id}-digest`, className: 'mono digest' });
-  const cancel = el('button', { type: 'button', className: 'cancel', textContent: 'Cancel' });
-  const copy = el('button', { type: 'button', className: 'copy', textContent: 'Copy', disabled: true });
-  const verify = el('input', {
-    id: `${id}-verify`,
+/** The "verify against" box of a finished row: match or mismatch, compared in constant time. */
+function verifyBox(row: Row, digest: Uint8Array): HTMLElement {
+  const id = `${row.li.id}-verify`;
+  const input = el('input', {
+    id,
     type: 'text',
     className: 'mono verify',
     autocomplete: 'off',
@@ -76,69 +76,68 @@ function makeRow(file: File, opts: Blake3Opts, summary: string): Row {
     placeholder: 'paste a hex digest',
   });
   const verdict = el('span', { className: 'verdict', role: 'status' });
-  progress.setAttribute('aria-label', `Progress for ${file.name}`);
-  digest.setAttribute('aria-label', `BLAKE3 of ${file.name}`);
-  cancel.setAttribute('aria-label', `Cancel hashing ${file.name}`);
-  copy.setAttribute('aria-label', `Copy the digest of ${file.name}`);
+  input.addEventListener('input', () => {
+    if (input.value.trim() === '') {
+      verdict.textContent = '';
+      delete verdict.dataset.verdict;
+      return;
+    }
+    const pasted = pastedBytes(input.value);
+    const match = pasted !== undefined && constantTimeEqual(pasted, digest);
+    verdict.dataset.verdict = match ? 'match' : 'mismatch';
+    verdict.textContent = match
+      ? '✓ match'
+      : pasted === undefined
+        ? '✗ mismatch: that is not a hex digest'
+        : '✗ mismatch: the pasted digest differs';
+  });
+  return el(
+    'div',
+    { className: 'result-verify' },
+    el('label', { htmlFor: id, textContent: 'Verify against' }),
+    input,
+    verdict,
+  );
+}
+
+function makeRow(file: File, opts: Blake3Opts, summary: string): Row {
+  const id = `f${nextId++}`;
+  const name = file.name || '(unnamed)';
+  const meter = createMeter('Hashed', `${id}-progress`);
+  meter.progress.setAttribute('aria-label', `Progress for ${name}`);
+  const badge = el('span', { className: 'badge state' });
+  const stats = el('span', { className: 'stats' });
+  const cancel = el('button', { type: 'button', className: 'cancel', textContent: 'Cancel' });
+  cancel.setAttribute('aria-label', `Cancel hashing ${name}`);
   const li = el(
     'li',
-    { className: 'result' },
-    el(
-      'div',
-      { className: 'result-head' },
-      el('strong', { className: 'name', textContent: file.name || '(unnamed)' }),
-      ` ${formatBytes(file.size)} · ${summary}`,
-    ),
-    el('div', { className: 'result-progress' }, progress, cancel),
+    { id, className: 'result card' },
+    el('div', { className: 'card-head result-head' }, el('strong', { className: 'name', textContent: name }), badge),
+    el('div', { className: 'meta', textContent: `${formatBytes(file.size)} · ${summary}` }),
+    el('div', { className: 'result-progress' }, meter.el, cancel),
     stats,
-    el('div', { className: 'result-digest' }, digest, copy),
-    el(
-      'div',
-      { className: 'result-verify' },
-      el('label', { htmlFor: verify.id, textContent: 'Verify against' }),
-      verify,
-      verdict,
-    ),
   );
-  const row: Row = {
-    file,
-    opts,
-    controller: new AbortController(),
-    li,
-    progress,
-    stats,
-    digest,
-    cancel,
-    copy,
-    verify,
-    verdict,
-    hex: '',
-  };
+  const row: Row = { file, opts, controller: new AbortController(), li, meter, badge, stats, cancel };
   cancel.addEventListener('click', () => row.controller.abort(new DOMException('cancelled by the user', 'AbortError')));
-  copy.addEventListener('click', () => {
-    void navigator.clipboard?.writeText(row.hex).then(
-      () => (copy.textContent = 'Copied'),
-      () => {
-        // No clipboard permission (e.g. an insecure origin): select the text for a manual copy.
-        getSelection()?.selectAllChildren(digest);
-        copy.textContent = 'Selected';
-      },
-    );
-    setTimeout(() => (copy.textContent = 'Copy'), 1500);
-  });
-  verify.addEventListener('input', () => checkVerify(row));
-  setState(row, 'queued', 'queued');
+  setState(row, 'queued', 'waiting for the files before it');
   return row;
+}
+
+/** A settled row keeps only what still means something: no Cancel, and a digest only if done. */
+function settle(row: Row): void {
+  row.cancel.remove();
 }
 
 async function hashRow(row: Row): Promise<void> {
   if (row.controller.signal.aborted) {
     setState(row, 'cancelled', 'cancelled before it started');
-    row.cancel.disabled = true;
+    row.meter.settle('warn');
+    settle(row);
     return;
   }
-  const { file, progress } = row;
-  setState(row, 'hashing', 'starting…');
+  const { file, meter } = row;
+  setState(row, 'hashing', '');
+  meter.update(0, file.size);
   const started = performance.now();
   let lastPaint = 0;
   try {
@@ -150,21 +149,24 @@ async function hashRow(row: Row): Promise<void> {
         // Progress arrives per subtree; painting more often than every 50 ms only costs time.
         if (now - lastPaint < 50 && done < total) return;
         lastPaint = now;
-        progress.value = total === 0 ? 1 : done / total;
         const ms = now - started;
-        row.stats.textContent = `${formatBytes(done)} of ${formatBytes(total)} · ${formatSpeed(done, ms)} · ${formatElapsed(ms)}`;
+        meter.update(done, total, ms);
+        row.stats.textContent = formatElapsed(ms);
       },
     });
     const ms = performance.now() - started;
-    row.hex = bytesToHex(digest);
-    progress.value = 1;
-    row.digest.value = row.hex;
-    row.copy.disabled = false;
+    const hex = bytesToHex(digest);
+    meter.update(file.size, file.size, ms);
+    meter.settle('ok');
+    const shown = createHexDigest(`BLAKE3 of ${file.name}`, `${row.li.id}-digest`);
+    shown.output.classList.add('digest');
+    shown.set(hex);
     setState(row, 'done', `done: ${formatBytes(file.size)} in ${formatElapsed(ms)} · ${formatSpeed(file.size, ms)}`);
-    checkVerify(row);
-    announce(`${file.name} hashed: ${row.hex}`);
+    row.li.append(shown.el, verifyBox(row, digest));
+    announce(`${file.name} hashed: ${hex}`);
   } catch (err) {
     const e = err as Error;
+    meter.settle(row.controller.signal.aborted ? 'warn' : 'bad');
     if (row.controller.signal.aborted) {
       setState(row, 'cancelled', `cancelled after ${formatElapsed(performance.now() - started)}`);
       announce(`${file.name}: cancelled`);
@@ -173,7 +175,7 @@ async function hashRow(row: Row): Promise<void> {
       announce(`${file.name}: ${e.message}`);
     }
   } finally {
-    row.cancel.disabled = true;
+    settle(row);
   }
 }
 

@@ -1,9 +1,9 @@
 // The "Upload" page: tus-js-client with the BLAKE3 adapter, against the demo's tus server.
-import { bytesToHex } from '@blake3-web/core';
 import { blake3Tus, type Blake3Tus, type Blake3TusDiscard } from '@blake3-web/upload';
 import { Upload } from 'tus-js-client';
 
 import { formatBytes } from './format.ts';
+import { bindMeter, type Tone } from './meter.ts';
 import { describeStop, OFFLINE_MESSAGE, type Outcome } from './upload-outcome.ts';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -13,8 +13,9 @@ const tamper = $<HTMLInputElement>('tamper');
 const tamperStored = $<HTMLInputElement>('tamper-stored');
 const pause = $<HTMLButtonElement>('pause');
 const resume = $<HTMLButtonElement>('resume');
-const sent = $<HTMLProgressElement>('sent');
-const hashed = $<HTMLProgressElement>('hashed');
+const sent = bindMeter($('sent-meter'));
+const hashed = bindMeter($('hashed-meter'));
+const faultNote = $<HTMLElement>('fault-note');
 const status = $<HTMLElement>('upload-status');
 const verdict = $<HTMLElement>('verdict');
 const notice = $<HTMLElement>('upload-notice');
@@ -41,9 +42,31 @@ function setPhase(upload: Current, phase: Phase): void {
   if (phase === 'done') clearInterval(upload.timer);
 }
 
-function showVerdict(state: 'verified' | Outcome['kind'] | '', text: string): void {
+/** How each verdict looks: success, failure, or a stop that can go on. */
+const VERDICT_TONES: Record<'verified' | Outcome['kind'], Tone> = {
+  verified: 'ok',
+  refused: 'bad',
+  failed: 'bad',
+  offline: 'warn',
+  unreachable: 'warn',
+  rejected: 'warn',
+};
+
+/** Shows the verdict; `hex`, a root, follows the text in the digests' type. */
+function showVerdict(state: 'verified' | Outcome['kind'] | '', text: string, hex?: string): void {
   verdict.dataset.state = state;
+  if (state) verdict.dataset.tone = VERDICT_TONES[state];
+  else delete verdict.dataset.tone;
   verdict.textContent = text;
+  if (hex) {
+    const root = document.createElement('span');
+    root.className = 'mono';
+    root.textContent = hex;
+    verdict.append(root);
+  }
+  const tone = state ? VERDICT_TONES[state] : undefined;
+  sent.settle(tone === 'ok' || tone === 'bad' ? tone : undefined);
+  hashed.settle(tone === 'ok' || tone === 'bad' ? tone : undefined);
 }
 
 /**
@@ -73,12 +96,20 @@ function start(file: File): void {
   notice.textContent = '';
   instances.textContent = '';
   const takenBy: string[] = [];
+  faultNote.textContent = '';
+  // Speeds count the bytes of this page's run only, not what a resumed upload sent before.
+  const started = performance.now();
+  let sentBefore: number | undefined;
+  let readBefore: number | undefined;
   const b3 = blake3Tus({
     onDiscard(event) {
       if (current === self) notice.textContent = describeDiscard(event);
     },
   });
-  const showRead = () => (hashed.value = file.size === 0 ? 1 : Math.min(1, b3.bytesRead / file.size));
+  const showRead = () => {
+    readBefore ??= b3.bytesRead;
+    hashed.update(b3.bytesRead, file.size, performance.now() - started, readBefore);
+  };
   const upload = new Upload(file, {
     endpoint: new URL('./files/', location.href).href,
     chunkSize: CHUNK_SIZE,
@@ -101,26 +132,26 @@ function start(file: File): void {
     },
     onProgress(bytesSent, total) {
       if (current !== self) return;
-      sent.value = total ? bytesSent / total : 0;
+      sentBefore ??= bytesSent;
+      sent.update(bytesSent, total ?? file.size, performance.now() - started, sentBefore);
       showRead();
-      status.textContent = `${file.name}: uploaded ${formatBytes(bytesSent)} of ${formatBytes(total ?? 0)}; read ${formatBytes(b3.bytesRead)}.`;
+      status.textContent = `${file.name}: uploading…`;
     },
     onSuccess({ lastResponse }) {
       if (current !== self) return;
       showRead();
       setPhase(self, 'done');
       const root = lastResponse.getHeader('Upload-Blake3-Verified');
-      if (root) showVerdict('verified', `Verified: ${root}`);
+      if (root) showVerdict('verified', 'Verified: ', root);
       else showVerdict('failed', 'The server did not say it verified the upload.');
-      void b3.root.then(
-        (mine) =>
-          (status.textContent = `Done: ${formatBytes(file.size)} hashed once (${formatBytes(b3.bytesRead)} read for the hash in all); this page's root ${bytesToHex(mine)}.`),
-      );
+      status.textContent = `Done: ${file.name}, ${formatBytes(file.size)}, hashed once (${formatBytes(b3.bytesRead)} read for the hash in all).`;
     },
     onError(error) {
       if (current !== self) return;
       const outcome = describeStop(error, navigator.onLine);
       showVerdict(outcome.kind, outcome.message);
+      const over = outcome.kind === 'refused' || outcome.kind === 'failed';
+      status.textContent = `${file.name}: ${over ? 'not uploaded.' : 'waiting to go on.'}`;
       setPhase(
         self,
         outcome.kind === 'offline'
@@ -134,6 +165,8 @@ function start(file: File): void {
   const self: Current = { upload, b3, file, phase: 'uploading', timer: setInterval(showRead, 250) };
   current = self;
   setPhase(self, 'uploading');
+  sent.update(0, file.size);
+  hashed.update(0, file.size);
   status.textContent = `${file.name}: starting…`;
   void upload.findPreviousUploads().then((previous) => {
     if (current !== self) return;
@@ -169,6 +202,14 @@ addEventListener('online', () => {
 addEventListener('offline', () => {
   if (current?.phase === 'uploading') showVerdict('offline', OFFLINE_MESSAGE);
 });
+
+// A fault is set when an upload starts: a box changed during one applies to the next pick.
+for (const box of [tamper, tamperStored]) {
+  box.addEventListener('change', () => {
+    faultNote.textContent =
+      current && current.phase !== 'done' ? 'This applies to the next file you pick, not to the upload under way.' : '';
+  });
+}
 
 fileInput.addEventListener('change', () => {
   const file = fileInput.files?.[0];

@@ -1,10 +1,12 @@
 // The "Verified download" section: a content-addressed blob fetched either through the service
 // worker (Blake3IntegrityPlugin checks the whole body before anything is served or cached) or
 // as a Bao encoding verified chunk by chunk as it streams (fetchVerified / BaoVerifyStream).
+// Either way the page shows the bytes as they come, and offers the verified file to save.
 import { blake3, bytesToHex } from '@blake3-web/core';
 import { fetchVerified } from '@blake3-web/stream';
 
-import { formatBytes } from './format.ts';
+import { formatByteCount, formatSize } from './format.ts';
+import { bindMeter } from './meter.ts';
 
 type BlobInfo = { hex: string; size: number };
 type Mismatch = { type: 'blake3-mismatch'; url: string; expected: string; actual: string };
@@ -13,12 +15,51 @@ const select = document.getElementById('blob') as HTMLSelectElement;
 const tamper = document.getElementById('tamper') as HTMLInputElement;
 const button = document.getElementById('download') as HTMLButtonElement;
 const status = document.getElementById('download-status') as HTMLElement;
-const progress = document.getElementById('download-progress') as HTMLProgressElement;
+const meter = bindMeter(document.getElementById('download-meter') as HTMLElement);
+const save = document.getElementById('save') as HTMLAnchorElement;
 const sizes = new Map<string, number>();
+
+const TONES = { ok: 'ok', error: 'bad', busy: 'busy' } as const;
 
 function report(text: string, state: 'ok' | 'error' | 'busy'): void {
   status.textContent = text;
   status.dataset.state = state;
+  status.dataset.tone = TONES[state];
+}
+
+/** Offers the verified bytes as a file named for their digest. */
+function offer(bytes: Blob, hex: string): void {
+  if (save.href) URL.revokeObjectURL(save.href);
+  save.href = URL.createObjectURL(bytes);
+  save.download = `${hex.slice(0, 16)}.bin`;
+  save.textContent = `Save the file (${formatSize(bytes.size)})`;
+  save.hidden = false;
+}
+
+/**
+ * Reads `res`'s body to the end with the meter following it, hashing it on the way: a plain
+ * reader loop, since WebKit cannot iterate a ReadableStream with for-await.
+ */
+async function readAll(
+  res: Response,
+  total: number,
+  onBytes: (released: number) => void,
+): Promise<{ parts: Uint8Array<ArrayBuffer>[]; hex: string }> {
+  const hasher = blake3.create();
+  const parts: Uint8Array<ArrayBuffer>[] = [];
+  const started = performance.now();
+  let released = 0;
+  const reader = res.body!.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    released += value.length;
+    hasher.update(value);
+    parts.push(value as Uint8Array<ArrayBuffer>);
+    onBytes(released);
+    meter.update(released, total, performance.now() - started);
+  }
+  return { parts, hex: bytesToHex(hasher.digest()) };
 }
 
 function method(): 'plugin' | 'bao' {
@@ -57,13 +98,20 @@ async function controlled(): Promise<void> {
 async function downloadThroughWorker(hex: string): Promise<void> {
   const url = new URL(`./blobs/${hex}${tamper.checked ? '?tamper=1' : ''}`, location.href).href;
   mismatches.delete(url);
+  // The worker answers only once it has checked the whole body: until then there is nothing to count.
+  meter.note('the service worker fetches and checks the whole body…');
   try {
-    const bytes = new Uint8Array(await (await fetch(url)).arrayBuffer());
+    const res = await fetch(url);
+    if (!res.ok) throw new Error(`the server answered ${res.status}`);
+    const { parts, hex: got } = await readAll(res, sizes.get(hex) ?? 0, () => {});
     // The service worker verified it; checking again here shows the page got exactly those bytes.
-    const got = bytesToHex(blake3(bytes));
     if (got !== hex) throw new Error(`page-side check failed: got ${got}`);
-    report(`verified: ${bytes.length} bytes, BLAKE3 ${hex}`, 'ok');
+    const file = new Blob(parts);
+    meter.settle('ok');
+    report(`verified: ${formatSize(file.size)}, BLAKE3 ${hex}`, 'ok');
+    offer(file, hex);
   } catch (err) {
+    meter.settle('bad');
     const m = await mismatchFor(url);
     report(
       m ? `refused: BLAKE3 mismatch, expected ${m.expected}, got ${m.actual}` : `refused: ${(err as Error).message}`,
@@ -75,29 +123,25 @@ async function downloadThroughWorker(hex: string): Promise<void> {
 async function downloadBao(hex: string): Promise<void> {
   const url = new URL(`./blobs/${hex}.bao${tamper.checked ? '?tamper=1' : ''}`, location.href).href;
   const total = sizes.get(hex) ?? 0;
-  const hasher = blake3.create();
   let released = 0;
-  progress.hidden = false;
-  progress.max = total || 1;
-  progress.value = 0;
+  meter.update(0, total);
   try {
     const res = await fetchVerified(url, hex);
-    // A plain reader loop: WebKit cannot iterate a ReadableStream with for-await.
-    const reader = res.body!.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      released += value.length;
-      hasher.update(value);
-      progress.value = released;
-      status.textContent = `verified ${formatBytes(released)} of ${formatBytes(total)}…`;
-    }
-    const got = bytesToHex(hasher.digest());
+    const { parts, hex: got } = await readAll(res, total, (n) => {
+      released = n;
+      status.textContent = `verified ${formatByteCount(n)} of ${formatByteCount(total)}…`;
+    });
     if (got !== hex) throw new Error(`page-side check failed: got ${got}`);
-    report(`verified (Bao): ${released} bytes, BLAKE3 ${hex}`, 'ok');
+    meter.settle('ok');
+    report(`verified (Bao): ${formatSize(released)}, BLAKE3 ${hex}`, 'ok');
+    offer(new Blob(parts), hex);
   } catch (err) {
     const e = err as Error;
-    report(`refused (Bao) after ${released} verified bytes were released: ${e.name}: ${e.message}`, 'error');
+    meter.settle('bad');
+    report(
+      `refused (Bao) after ${formatByteCount(released)} were verified and released: ${e.name}: ${e.message}`,
+      'error',
+    );
   }
   status.dataset.released = String(released);
 }
@@ -105,7 +149,10 @@ async function downloadBao(hex: string): Promise<void> {
 async function download(): Promise<void> {
   const hex = select.value;
   report('downloading…', 'busy');
-  progress.hidden = true;
+  meter.el.hidden = false;
+  meter.settle(undefined);
+  meter.update(0, sizes.get(hex) ?? 0);
+  save.hidden = true;
   delete status.dataset.released;
   button.disabled = true;
   try {
@@ -131,7 +178,9 @@ async function init(): Promise<void> {
   const list = await blobList();
   for (const b of list) {
     sizes.set(b.hex, b.size);
-    select.add(new Option(`${b.size.toLocaleString('en')} bytes · ${b.hex.slice(0, 16)}…`, b.hex));
+    const option = new Option(`${formatSize(b.size)} · ${b.hex.slice(0, 16)}…`, b.hex);
+    option.dataset.size = String(b.size);
+    select.add(option);
   }
   await controlled();
   button.disabled = false;

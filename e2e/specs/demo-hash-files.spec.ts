@@ -25,7 +25,14 @@ type HashRequest = {
   dkLen: string;
   cancel: boolean;
 };
-type HashOutcome = { state: string; digest: string; stats: string; progress: number };
+type HashOutcome = {
+  state: string;
+  digest: string;
+  stats: string;
+  progress: number;
+  /** The row's controls at the end, by class: what a settled row still offers. */
+  controls: string[];
+};
 
 /** Sets the options, hands the file input a File made in the page and waits for its row to settle. */
 async function hashInPage(page: DemoPage, req: HashRequest): Promise<HashOutcome> {
@@ -57,9 +64,10 @@ async function hashInPage(page: DemoPage, req: HashRequest): Promise<HashOutcome
       await new Promise((res) => setTimeout(res, 20));
     return {
       state: row.dataset.state ?? '',
-      digest: (row.querySelector('output.digest') as HTMLOutputElement).value,
+      digest: (row.querySelector('output.digest') as HTMLOutputElement | null)?.value ?? '',
       stats: row.querySelector('.stats')!.textContent ?? '',
       progress: (row.querySelector('progress') as HTMLProgressElement).value,
+      controls: Array.from(row.querySelectorAll('button, input'), (c) => c.className),
     };
   }, req);
 }
@@ -84,6 +92,7 @@ test.describe('demo: hash files', () => {
     expect(got.digest).toBe(want);
     expect(got.progress).toBe(1);
     expect(got.stats).toMatch(/^done: 5\.0 MiB in [\d.]+ m?s · [\d.]+ MB\/s$/);
+    expect(got.controls, 'a finished row offers Copy and "verify against", no Cancel').toEqual(['copy', 'mono verify']);
     const verdicts = await demoPage.evaluate(async (hex) => {
       const row = document.querySelector('#results > li')!;
       const input = row.querySelector('input.verify') as HTMLInputElement;
@@ -129,6 +138,7 @@ test.describe('demo: hash files', () => {
     expect(cancelled.state).toBe('cancelled');
     expect(cancelled.stats).toMatch(/^cancelled/);
     expect(cancelled.digest).toBe('');
+    expect(cancelled.controls, 'a cancelled row offers nothing more to do').toEqual([]);
     const size = 2 * 1024 * 1024 + 999;
     const next = await hashInPage(demoPage, { ...plain, size, seed: 4 });
     expect(next.state).toBe('done');

@@ -42,17 +42,36 @@ test.describe('demo: upload while hashing', () => {
 
   test('an upload ends with the server verdict "Verified" and the root of the file', async ({ demoPage }, info) => {
     await pick(demoPage, writeFileToPick(info, 'a', `demo-${info.project.name}.bin`, paint(SIZE)));
-    const { verdict, state, status } = await waitForVerdict(demoPage);
+    const { verdict, state, status, look, meters } = await waitForVerdict(demoPage);
     expect(verdict, status).toBe(`Verified: ${ROOT}`);
     expect(state).toBe('verified');
+    expect(look).toMatchObject({ tone: 'ok', mark: '"✓"' });
+    expect(status, 'the root is shown once, in the verdict').not.toContain(ROOT);
+    expect(meters).toEqual([
+      expect.stringMatching(/^100% · 3\.0 MiB of 3\.0 MiB · [\d.]+ MB\/s$/),
+      expect.stringMatching(/^100% · 3\.0 MiB of 3\.0 MiB · [\d.]+ MB\/s$/),
+    ]);
   });
 
   test('with the tamper switch on, the server refuses the upload and the page says so', async ({ demoPage }, info) => {
     await demoPage.evaluate(() => void ((document.getElementById('tamper') as HTMLInputElement).checked = true));
     await pick(demoPage, writeFileToPick(info, 'a', `demo-tamper-${info.project.name}.bin`, paint(SIZE)));
-    const { verdict, state, status } = await waitForVerdict(demoPage);
+    const { verdict, state, status, look } = await waitForVerdict(demoPage);
     expect(verdict, status).toMatch(/^Refused \(460\): the bytes received do not have the root the client sent\./);
     expect(state).toBe('refused');
+    // A refusal must not look like a success: another mark, another colour.
+    expect(look).toMatchObject({ tone: 'bad', mark: '"✗"' });
+    const verified = await demoPage.evaluate(() => {
+      const probe = document.createElement('p');
+      probe.className = 'status-box';
+      probe.dataset.tone = 'ok';
+      probe.textContent = 'probe';
+      document.body.append(probe);
+      const color = getComputedStyle(probe).color;
+      probe.remove();
+      return color;
+    });
+    expect(look.color).not.toBe(verified);
   });
 
   test('with the stored-byte switch on, the server changes its copy between two requests and refuses it', async ({

@@ -190,7 +190,7 @@ test.describe('Blake3IntegrityPlugin in a service worker', () => {
       }, tamper);
     expect(await run(false)).toMatchObject({
       state: 'ok',
-      text: expect.stringMatching(/^verified: \d+ bytes, BLAKE3 [0-9a-f]{64}$/),
+      text: expect.stringMatching(/^verified: [\d.]+ [KMG]iB \([\d,]+ bytes\), BLAKE3 [0-9a-f]{64}$/),
     });
     expect(await run(true)).toMatchObject({
       state: 'error',
