@@ -8,6 +8,7 @@ const PAGES = [
   { path: 'playground.html', title: 'Playground' },
   { path: 'upload.html', title: 'Upload' },
   { path: 'bench.html', title: 'Benchmarks' },
+  { path: 'video.html', title: 'Video' },
 ];
 
 test.describe('demo: the page shell', () => {

