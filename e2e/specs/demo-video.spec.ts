@@ -67,7 +67,7 @@ function playUntil(page: DemoPage, until: number): Promise<{ reached: boolean; a
 
 function rows(page: DemoPage): Promise<Row[]> {
   return page.evaluate(() =>
-    [...(document.getElementById('ranges') as HTMLTableElement).tBodies[0]!.rows].map((r) => ({
+    Array.from((document.getElementById('ranges') as HTMLTableElement).tBodies[0]!.rows, (r) => ({
       load: r.dataset.load ?? '',
       asked: r.cells[1]!.textContent ?? '',
       answered: r.cells[2]!.textContent ?? '',
