@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type Plugin, type PreviewServer, type ViteDevServer } from 'vite';
 import { createBlobStore } from '../servers/blob-store.ts';
 import { docsSite } from './docs-site-plugin.ts';
 import { createDownloadMirrors } from '../servers/download-mirrors.ts';
+import { mediaManifest, startMediaCdn } from '../servers/media-cdn.ts';
 import { createTusUploads, proxyTus } from '../servers/tus-uploads.ts';
 import { siteShell } from './site-shell.ts';
 
@@ -48,6 +49,26 @@ function mirrors(): Plugin {
   };
 }
 
+/**
+ * The Video page's CDN, a server of its own (port BLAKE3_DEMO_CDN_PORT, else a free one), started
+ * and stopped with the demo's server; the page learns where it is, and the clip's root, from
+ * this origin's media.json.
+ */
+function mediaCdn(): Plugin {
+  const port = Number(process.env.BLAKE3_DEMO_CDN_PORT ?? 0);
+  const start = async (server: ViteDevServer | PreviewServer) => {
+    const cdn = await startMediaCdn(port);
+    server.middlewares.use(mediaManifest(cdn));
+    server.httpServer?.once('close', () => void cdn.close());
+    console.log(`  Video page's CDN: ${cdn.url}`);
+  };
+  return {
+    name: 'blake3-web-media-cdn',
+    configureServer: start,
+    configurePreviewServer: start,
+  };
+}
+
 // The benchmark page measures the peers bench/ installs; their versions go into its results.
 const PEERS = ['@fuzdev/blake3_wasm', 'blake3-jit', 'hash-wasm', '@noble/hashes'];
 function peerVersion(name: string): string {
@@ -72,7 +93,7 @@ function port(): number {
 export default defineConfig({
   // Relative asset URLs: the built site works from any static host and any sub-path.
   base: './',
-  plugins: [siteShell(), blobs(), uploads(), mirrors(), docsSite()],
+  plugins: [siteShell(), blobs(), uploads(), mirrors(), mediaCdn(), docsSite()],
   define: { __BENCH_PEERS__: JSON.stringify(PEERS.map((name) => ({ name, version: peerVersion(name) }))) },
   server: { host: '127.0.0.1', port: port(), strictPort: true, headers: isolation },
   preview: { host: '127.0.0.1', port: port(), strictPort: true, headers: isolation },
@@ -87,6 +108,7 @@ export default defineConfig({
         upload: fileURLToPath(new URL('./upload.html', import.meta.url)),
         playground: fileURLToPath(new URL('./playground.html', import.meta.url)),
         download: fileURLToPath(new URL('./download.html', import.meta.url)),
+        video: fileURLToPath(new URL('./video.html', import.meta.url)),
       },
     },
   },

@@ -36,6 +36,7 @@ const PAGES = [
   },
   { name: 'bench', path: 'bench.html', ready: benchReady, states: { 'quick-run': benchQuickRun } },
   { name: 'download', path: 'download.html', ready: downloadReady, states: { hostile: downloadHostile } },
+  { name: 'video', path: 'video.html', ready: videoReady, states: { refused: videoRefused } },
 ];
 
 const WIDTHS = [
@@ -46,6 +47,25 @@ const OUT = join(root, 'docs', 'screenshots');
 const TIMEOUT = 120_000;
 
 // ---------- states ----------
+
+async function videoReady(page) {
+  await page.waitForFunction(() => document.body.dataset.ready === 'true');
+  await page.waitForFunction(() => document.getElementById('video').readyState >= 2);
+}
+
+/** The CDN flips a byte at about 0:40: played from 0:37 until it stops there, the refusal shown. */
+async function videoRefused(page) {
+  await page.click('input[name="tamper"][value="flip"]');
+  await page.waitForFunction(() => /load=1(#|$)/.test(document.getElementById('video').src));
+  await page.waitForFunction(() => document.getElementById('video').readyState >= 1);
+  await page.evaluate(() => {
+    const video = document.getElementById('video');
+    video.currentTime = 37;
+    void video.play();
+  });
+  await page.waitForFunction(() => document.getElementById('video-status').dataset.state === 'error');
+  await page.waitForTimeout(4000);
+}
 
 async function benchReady(page) {
   await page.waitForFunction(() => document.getElementById('bench-status')?.textContent !== '');

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 
 import { createBlobStore } from './blob-store.ts';
 import { createDownloadMirrors, MIRRORS_PATH } from './download-mirrors.ts';
+import { mediaManifest, startMediaCdn, type MediaCdn } from './media-cdn.ts';
 import { createTusUploads, UPLOAD_PATH } from './tus-uploads.ts';
 import { mimeType } from './mime-types.ts';
 
@@ -35,6 +36,8 @@ export type FixtureServer = {
   readonly url: string;
   /** Where the demo's tus server keeps its uploads (`<dir>/<upload id>` is an upload's bytes). */
   readonly uploads: string;
+  /** The Video page's CDN, on a port of its own (the pages find it through `media.json`). */
+  readonly cdn: MediaCdn;
   close(): Promise<void>;
 };
 
@@ -46,6 +49,9 @@ export async function startFixtureServer(port = 0): Promise<FixtureServer> {
   const uploads = createTusUploads();
   // The Download page's two mirrors, which it reaches at ./mirrors/ (here /demo/dist/mirrors/).
   const mirrors = createDownloadMirrors();
+  // The Video page's CDN, another origin; the demo's `media.json` says where it is.
+  const cdn = await startMediaCdn();
+  const manifest = mediaManifest(cdn);
   const server = createServer((req, res) => {
     if (req.url?.startsWith(`/demo/dist${UPLOAD_PATH}`) || req.url?.startsWith(`/demo/dist${MIRRORS_PATH}/`))
       req.url = req.url.slice('/demo/dist'.length);
@@ -54,7 +60,9 @@ export async function startFixtureServer(port = 0): Promise<FixtureServer> {
         if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
         res.end(`fixture server error: ${String(e)}\n`);
       });
-    uploads.middleware(req, res, () => mirrors.middleware(req, res, () => blobs.middleware(req, res, next)));
+    uploads.middleware(req, res, () =>
+      mirrors.middleware(req, res, () => blobs.middleware(req, res, () => manifest(req, res, next))),
+    );
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -64,11 +72,14 @@ export async function startFixtureServer(port = 0): Promise<FixtureServer> {
   return {
     url: `http://127.0.0.1:${bound}`,
     uploads: uploads.directory,
-    close: () =>
-      new Promise<void>((resolve) => {
+    cdn,
+    close: async () => {
+      await cdn.close();
+      await new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
-      }),
+      });
+    },
   };
 }
 

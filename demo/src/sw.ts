@@ -4,6 +4,8 @@ import { clientsClaim } from 'workbox-core';
 import { registerRoute } from 'workbox-routing';
 import { CacheFirst, NetworkFirst, StaleWhileRevalidate } from 'workbox-strategies';
 
+import { isMedia, mediaRanges } from './media-ranges.ts';
+
 declare const self: ServiceWorkerGlobalScope;
 
 void self.skipWaiting();
@@ -49,3 +51,7 @@ registerRoute(
   ({ url }) => /\/blobs\/[0-9a-f]{64}$/.test(url.pathname),
   new CacheFirst({ cacheName: 'blake3-blobs', plugins: [integrity] }),
 );
+
+// The Video page's clip, from its CDN: every range the media element asks for is answered with
+// bytes checked against the root in the clip's path, and reported to the page.
+registerRoute(isMedia, mediaRanges);

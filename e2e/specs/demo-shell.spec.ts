@@ -9,6 +9,7 @@ const PAGES = [
   { path: 'upload.html', title: 'Upload' },
   { path: 'bench.html', title: 'Benchmarks' },
   { path: 'download.html', title: 'Download' },
+  { path: 'video.html', title: 'Video' },
 ];
 
 test.describe('demo: the page shell', () => {

@@ -31,6 +31,14 @@ export type VerifiedRangeOptions = {
    * ever read; this bounds what a forged header can make the reader hold.
    */
   maxOutboardBytes?: number;
+  /**
+   * The most content bytes one 206 carries (default: no limit; a whole number of KiB). A range
+   * that asks for more, such as a media element's `bytes=N-`, is answered with its first
+   * `maxRangeBytes` bytes (RFC 9110, section 15.3.7 lets a server send less than asked; media
+   * elements ask again from where the answer ended), so the server is never asked for more than
+   * that at a time and a seek does not start the rest of the file downloading.
+   */
+  maxRangeBytes?: number;
 };
 
 const DEFAULT_WINDOW = 256 * 1024;
@@ -40,15 +48,22 @@ export function rangeOptions(opts: Omit<VerifiedRangeOptions, 'outboard'>): {
   doFetch: Fetch;
   windowBytes: number;
   maxOutboardBytes: number;
+  maxRangeBytes: number;
 } {
-  const windowBytes = opts.windowBytes === undefined ? DEFAULT_WINDOW : anumber(opts.windowBytes, 'opts.windowBytes');
-  if (windowBytes < CHUNK_LEN || windowBytes % CHUNK_LEN !== 0)
-    throw new RangeError(`opts.windowBytes must be a positive multiple of ${CHUNK_LEN}, got ${windowBytes}`);
   return {
     doFetch: fetchOrGlobal(opts.fetch),
-    windowBytes,
+    windowBytes: opts.windowBytes === undefined ? DEFAULT_WINDOW : wholeChunks(opts.windowBytes, 'opts.windowBytes'),
     maxOutboardBytes: maxOutboardOption(opts.maxOutboardBytes),
+    maxRangeBytes: opts.maxRangeBytes === undefined ? Infinity : wholeChunks(opts.maxRangeBytes, 'opts.maxRangeBytes'),
   };
+}
+
+/** A byte count that is a positive multiple of the 1 KiB chunk (`name` is the option's). */
+function wholeChunks(value: unknown, name: string): number {
+  const n = anumber(value, name);
+  if (n < CHUNK_LEN || n % CHUNK_LEN !== 0)
+    throw new RangeError(`${name} must be a positive multiple of ${CHUNK_LEN}, got ${n}`);
+  return n;
 }
 
 /**
@@ -73,7 +88,7 @@ export async function fetchVerifiedRange(
   const want = expectedDigest(hash, 'hash');
   anObject(opts, 'opts');
   const source = anOutboardSource(opts.outboard, 'opts.outboard');
-  const { doFetch, windowBytes, maxOutboardBytes } = rangeOptions(opts);
+  const { doFetch, windowBytes, maxOutboardBytes, maxRangeBytes } = rangeOptions(opts);
   const spec = parseRange(request.headers.get('range'));
   if (spec === undefined) {
     const outboard = await outboardBytes(source, doFetch, want, maxOutboardBytes);
@@ -88,7 +103,7 @@ export async function fetchVerifiedRange(
   const outboard = await outboardBytes(source, doFetch, want, maxOutboardBytes);
   const total = await verifiedLength(request, want, outboard, doFetch);
   if (total instanceof Response) return total;
-  return rangeResponse(request, want, outboard, total, spec, windowBytes, doFetch);
+  return rangeResponse(request, want, outboard, total, spec, { windowBytes, maxRangeBytes }, doFetch);
 }
 
 async function rangeResponse(
@@ -97,13 +112,14 @@ async function rangeResponse(
   outboard: Uint8Array,
   total: number,
   spec: RangeSpec,
-  windowBytes: number,
+  { windowBytes, maxRangeBytes }: { windowBytes: number; maxRangeBytes: number },
   doFetch: Fetch,
 ): Promise<Response> {
   const boundaries = rangeBoundaries(spec, total);
   if (boundaries === undefined)
     return new Response(null, { status: 416, headers: { 'content-range': `bytes */${total}` } });
-  const { first, last } = boundaries;
+  const { first } = boundaries;
+  const last = Math.min(boundaries.last, first + maxRangeBytes - 1);
   const bounds = baoSliceBounds(total, first, last + 1 - first);
   const upstream = await doFetch(withRange(request, bounds.start, bounds.end - 1));
   if (!upstream.ok) return notContent(upstream, hash);

@@ -260,6 +260,18 @@ describe('baoRangeHandler options', () => {
       /^opts\.windowBytes must be a positive multiple of 1024, got 1000$/,
     ],
     [
+      'maxRangeBytes not whole KiB, at once',
+      () => baoRangeHandler({ ...good, maxRangeBytes: 1500 }),
+      'RangeError',
+      /^opts\.maxRangeBytes must be a positive multiple of 1024, got 1500$/,
+    ],
+    [
+      'maxRangeBytes zero, at once',
+      () => baoRangeHandler({ ...good, maxRangeBytes: 0 }),
+      'RangeError',
+      /^opts\.maxRangeBytes must be a positive multiple of 1024, got 0$/,
+    ],
+    [
       'windowBytes a string, at once',
       () => baoRangeHandler({ ...good, windowBytes: '1024' as never }),
       'TypeError',

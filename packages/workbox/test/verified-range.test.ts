@@ -86,6 +86,31 @@ describe('fetchVerifiedRange', () => {
     ]);
   });
 
+  it('maxRangeBytes answers a longer range with its first bytes, and asks the server for no more', async () => {
+    const maxRangeBytes = 64 * 1024;
+    for (const [header, first, last] of [
+      // A media element's open range, from a chunk boundary and from inside a chunk.
+      ['bytes=0-', 0, maxRangeBytes - 1],
+      ['bytes=100000-', 100_000, 100_000 + maxRangeBytes - 1],
+      ['bytes=5-200000', 5, 5 + maxRangeBytes - 1],
+      // Within the limit, or running into the end: as asked.
+      ['bytes=1000-2000', 1000, 2000],
+      ['bytes=280000-', 280_000, 299_999],
+      ['bytes=-70000', 229_999, 229_999 + maxRangeBytes],
+    ] as const) {
+      const { fetch, log } = origin();
+      const res = await fetchVerifiedRange(get(header), hex, { outboard, fetch, maxRangeBytes });
+      assert.equal(res.status, 206, header);
+      const capped = header === 'bytes=-70000' ? [230_000, 230_000 + maxRangeBytes - 1] : [first, last];
+      assert.equal(res.headers.get('content-range'), `bytes ${capped[0]}-${capped[1]}/${data.length}`, header);
+      assert.deepEqual(new Uint8Array(await res.arrayBuffer()), data.subarray(capped[0]!, capped[1]! + 1), header);
+      // The content request (after the final chunk's) covers the answer widened to whole chunks, no more.
+      const asked = /^bytes=(\d+)-(\d+)$/.exec(log[1]!.range!)!;
+      assert.equal(Number(asked[1]), capped[0]! - (capped[0]! % 1024), header);
+      assert.equal(Number(asked[2]), Math.min(data.length, Math.ceil((capped[1]! + 1) / 1024) * 1024) - 1, header);
+    }
+  });
+
   it('a tampered byte in the range, or in a chunk the range touches, rejects with an IntegrityError', async () => {
     const { fetch } = origin();
     for (const header of [
