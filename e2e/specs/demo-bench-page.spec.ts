@@ -48,9 +48,9 @@ test('demo: the benchmark page completes a quick sweep, draws the chart and expo
       paths: document.querySelectorAll('#chart svg path').length,
       rows: document.querySelectorAll('#table-one-shot tbody tr').length,
       taskRows: document.querySelectorAll('#table-tasks tbody th[scope=row]').length,
-      groups: [...document.querySelectorAll('#table-tasks th.group')].map((th) => th.textContent ?? ''),
+      groups: Array.from(document.querySelectorAll('#table-tasks th.group')).map((th) => th.textContent ?? ''),
       tasksText: document.getElementById('table-tasks')!.textContent ?? '',
-      unexplained: [...document.querySelectorAll('#table-tasks tbody tr')]
+      unexplained: Array.from(document.querySelectorAll<HTMLTableRowElement>('#table-tasks tbody tr'))
         .filter((tr) => !tr.querySelector('th.group'))
         .filter((tr) => tr.cells[1]?.textContent === '–' && tr.cells[3]?.textContent === '')
         .map((tr) => tr.cells[0].textContent),
