@@ -63,7 +63,7 @@ describe('download', { timeout: 180_000 }, () => {
         const blob = await download(mirrors.urls, {
           root,
           rangeSize: 65536,
-          stallTimeout: 300,
+          stallTimeout: 1000,
           strategy: 'in-order',
         });
         assert.deepEqual(await bytesOf(blob), content);

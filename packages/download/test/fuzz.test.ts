@@ -51,7 +51,7 @@ describe(`download fuzz (seed ${seed})`, () => {
           rangeSize: groupBytes * random.int(1, 8),
           concurrency: random.int(1, 4),
           strategy: random.pick(['fastest', 'round-robin', 'in-order'] as const),
-          stallTimeout: 200,
+          stallTimeout: 1000,
         }).then(
           (blob) => ({ blob }),
           (error: unknown) => ({ error }),
