@@ -1,5 +1,6 @@
 import { blake3, type Blake3Opts } from '@blake3-web/core';
 import { describe } from './_assert.js';
+import { concatBytes } from './bao/_concat.js';
 import { assertDigest, expectedDigest } from './_digest.js';
 import { VerifyStream } from './verify-stream.js';
 
@@ -99,12 +100,6 @@ class CheckedResponse extends Response {
       chunks.push(value);
       length += value.byteLength;
     }
-    const out = new Uint8Array(length);
-    let at = 0;
-    for (const chunk of chunks) {
-      out.set(chunk, at);
-      at += chunk.byteLength;
-    }
-    return out;
+    return concatBytes(chunks, length) as Uint8Array<ArrayBuffer>;
   }
 }
