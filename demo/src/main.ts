@@ -4,6 +4,7 @@ import { backend, ready } from '@blake3-web/core';
 import { enqueueFiles } from './hash-files.ts';
 import { parseOptions, type ModeName } from './hash-options.ts';
 import { defaultPoolSize } from './pool.ts';
+import { onDroppedFiles } from './drop-zone.ts';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const fileInput = $<HTMLInputElement>('file');
@@ -44,16 +45,7 @@ fileInput.addEventListener('change', () => {
   // Picking the same file again must hash it again.
   fileInput.value = '';
 });
-dropZone.addEventListener('dragover', (e) => {
-  e.preventDefault();
-  dropZone.classList.add('dragging');
-});
-dropZone.addEventListener('dragleave', () => dropZone.classList.remove('dragging'));
-dropZone.addEventListener('drop', (e) => {
-  e.preventDefault();
-  dropZone.classList.remove('dragging');
-  hash(e.dataTransfer?.files);
-});
+onDroppedFiles(dropZone, hash);
 
 refreshOptions();
 $('workers').textContent = String(defaultPoolSize());

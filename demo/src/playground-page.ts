@@ -6,6 +6,7 @@ import { formatByteCount, formatBytes, formatPercent } from './format.ts';
 import { parseOptions, type ModeName } from './hash-options.ts';
 import { createHexDigest, type HexDigest } from './hex-digest.ts';
 import { parseXof } from './xof-options.ts';
+import { onDroppedFiles } from './drop-zone.ts';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const text = $<HTMLTextAreaElement>('text');
@@ -219,15 +220,6 @@ fileInput.addEventListener('change', () => {
   useFiles(fileInput.files);
   fileInput.value = '';
 });
-dropZone.addEventListener('dragover', (e) => {
-  e.preventDefault();
-  dropZone.classList.add('dragging');
-});
-dropZone.addEventListener('dragleave', () => dropZone.classList.remove('dragging'));
-dropZone.addEventListener('drop', (e) => {
-  e.preventDefault();
-  dropZone.classList.remove('dragging');
-  useFiles(e.dataTransfer?.files);
-});
+onDroppedFiles(dropZone, useFiles);
 
 void recompute();

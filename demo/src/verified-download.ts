@@ -6,6 +6,7 @@ import { blake3, bytesToHex } from '@blake3-web/core';
 import { fetchVerified } from '@blake3-web/stream';
 
 import { formatByteCount, formatSize } from './format.ts';
+import { controlled } from './service-worker.ts';
 import { bindMeter } from './meter.ts';
 
 type BlobInfo = { hex: string; size: number };
@@ -81,18 +82,6 @@ async function mismatchFor(url: string, waitMs = 3000): Promise<Mismatch | undef
   const until = performance.now() + waitMs;
   while (!mismatches.has(url) && performance.now() < until) await new Promise((r) => setTimeout(r, 20));
   return mismatches.get(url);
-}
-
-async function controlled(): Promise<void> {
-  if (!('serviceWorker' in navigator)) throw new Error('this browser has no service workers');
-  await navigator.serviceWorker.register('./sw.js', { scope: './' });
-  await navigator.serviceWorker.ready;
-  // The first load is not controlled until the worker claims it.
-  if (!navigator.serviceWorker.controller) {
-    await new Promise((resolve) =>
-      navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }),
-    );
-  }
 }
 
 async function downloadThroughWorker(hex: string): Promise<void> {

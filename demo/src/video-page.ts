@@ -4,6 +4,7 @@
 import type { MediaInfo } from '../../servers/media-manifest.ts';
 
 import { formatBytes } from './format.ts';
+import { controlled } from './service-worker.ts';
 import type { MediaRangeReport } from './media-report.ts';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -38,18 +39,6 @@ function clock(seconds: number): string {
 function timeOfByte(at: number): number {
   const duration = Number.isFinite(video.duration) ? video.duration : 60;
   return (at / media.size) * duration;
-}
-
-async function controlled(): Promise<void> {
-  if (!('serviceWorker' in navigator)) throw new Error('this browser has no service workers');
-  await navigator.serviceWorker.register('./sw.js', { scope: './' });
-  await navigator.serviceWorker.ready;
-  // The first load is not controlled until the worker claims it.
-  if (!navigator.serviceWorker.controller) {
-    await new Promise((resolve) =>
-      navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }),
-    );
-  }
 }
 
 async function cdn(query = '', method = 'GET'): Promise<CdnState> {
