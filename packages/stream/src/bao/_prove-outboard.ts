@@ -10,17 +10,9 @@
  * @module
  */
 import { blake3, constantTimeEqual } from '@blake3-web/core';
-import { hashSubtrees } from '@blake3-web/core/hazmat';
+import { hashSubtrees, leftSubtreeLen } from '@blake3-web/core/hazmat';
 import { rootHash, treeLevels, writePreOrder } from './_tree-levels.js';
-import {
-  CV_LEN,
-  HEADER_LEN,
-  leafCount,
-  outboardSubtreeLen,
-  PARENT_LEN,
-  preOrder,
-  readLengthHeader,
-} from './tree-shape.js';
+import { CV_LEN, HEADER_LEN, leafCount, outboardSubtreeLen, PARENT_LEN, readLengthHeader } from './tree-shape.js';
 
 /** What a proven outboard says: the size its header claims and each leaf's chaining value. */
 export type ProvenTree = {
@@ -54,22 +46,21 @@ export function proveOutboard(
     throw fail('claims the content is empty, which is not what the root is the hash of');
   if (leaves === 1) return tree(new Uint8Array(0));
   const cvs = new Uint8Array(CV_LEN * leaves);
-  // Pre-order: each node's value sits in the parent met last with a slot still free, the left
-  // slot first. A stack of those slots gives each leaf its value as the walk meets it.
-  const slots: number[] = [];
-  let pos = HEADER_LEN;
   let leaf = 0;
-  let first = true;
-  for (const node of preOrder(size, { leafBytes })) {
-    const slot = first ? -1 : slots.pop()!;
-    first = false;
-    if (node.kind === 'parent') {
-      slots.push(pos + CV_LEN, pos);
-      pos += PARENT_LEN;
-    } else {
+  /**
+   * Copies the leaves' values out of the subtree of `len` bytes whose parents start at `pos` in
+   * pre-order (its own value sits at `slot`, in the parent above it); returns where they end.
+   * A walk without a node object per step: for 2 GiB in 1 KiB leaves it meets 4 million nodes.
+   */
+  const gather = (pos: number, len: number, slot: number): number => {
+    if (len <= leafBytes) {
       cvs.set(outboard.subarray(slot, slot + CV_LEN), CV_LEN * leaf++);
+      return pos;
     }
-  }
+    const left = leftSubtreeLen(len);
+    return gather(gather(pos + PARENT_LEN, left, pos), len - left, pos + CV_LEN);
+  };
+  gather(HEADER_LEN, size, -1);
   const levels = treeLevels(cvs, leaves);
   if (!constantTimeEqual(rootHash(levels), root)) throw fail(`of ${size} content bytes does not prove the root`);
   // The leaves' values prove the root; the other parents must be the ones they make, so that an
