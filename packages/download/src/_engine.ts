@@ -132,21 +132,9 @@ async function run(pool: SourcePool, opts: ResolvedOpts, delivery: Delivery | un
     };
     stored ??= await open(tree.size);
     await kernel;
-    // The groups stored before: checked again against the tree before anything counts on them.
     const have = new Uint8Array(tree.groups);
     let verifiedBytes = 0;
-    const good = await recheck(stored, tree, have);
-    for (const run of good) for (let g = run.first; g < run.first + run.count; g++) verifiedBytes += groupLen(tree, g);
-    if (have[tree.groups - 1]) proven = true;
-    const recorded = stored.recorded;
-    if (
-      good.length !== recorded.length ||
-      good.some((r, i) => r.first !== recorded[i].first || r.count !== recorded[i].count)
-    )
-      await stored.rewriteRecord(good);
-    delivery?.opened?.({ runs: good, stored, leaves: tree, opts });
     const event = opts.onGroups ?? (() => {});
-    for (const run of good) event({ kind: 'stored', first: run.first, count: run.count });
     let lastProgress = 0;
     const progress = (final = false) => {
       if (!opts.onProgress) return;
@@ -160,16 +148,6 @@ async function run(pool: SourcePool, opts: ResolvedOpts, delivery: Delivery | un
       };
       opts.onProgress(p);
     };
-    if (tree.size === 0) {
-      if (!have[0]) {
-        await stored.commit([{ first: 0, count: 1 }]);
-        delivery?.verified?.(0, new Uint8Array(0));
-        // The root alone proves the empty content: no source is asked.
-        event({ kind: 'verified', first: 0, count: 1 });
-      }
-      progress(true);
-      return { leaves: tree, stored, opts };
-    }
 
     /** Groups verified by the request in flight, to be recorded when it ends. */
     const onVerified = (source: Source, pending: GroupRun[]) => async (first: number, bytes: Uint8Array) => {
@@ -188,6 +166,10 @@ async function run(pool: SourcePool, opts: ResolvedOpts, delivery: Delivery | un
           tree = tree.withSize(size);
           await stored!.close();
           stored = await open(size);
+          // The store reopened empty: nothing counted before stands (the final group comes
+          // before any stored group is counted, so this is only a guard).
+          have.fill(0);
+          verifiedBytes = 0;
           delivery?.opened?.({ runs: [], stored, leaves: tree, opts });
         }
       }
@@ -279,7 +261,38 @@ async function run(pool: SourcePool, opts: ResolvedOpts, delivery: Delivery | un
       if (fatal) throw fatal.error;
     };
 
-    if (!proven) await runRanges([{ first: tree.groups - 1, count: 1, failedOn: new Set(), attempts: 0 }]);
+    const last = tree.groups - 1;
+    const finalGroup = (): Range[] => [{ first: last, count: 1, failedOn: new Set(), attempts: 0 }];
+    // The final group proves the size to the byte, so until the store holds it, it comes before
+    // anything stored is counted: a header that lied about the size reopens the store with the
+    // size proven, and nothing the old one held is counted as there.
+    if (tree.size > 0 && !stored.recorded.some((r) => r.first <= last && last < r.first + r.count))
+      await runRanges(finalGroup());
+    // The groups stored before: checked again against the tree before anything counts on them.
+    const rechecked = await recheck(stored!, tree, have);
+    for (const run of rechecked)
+      for (let g = run.first; g < run.first + run.count; g++) verifiedBytes += groupLen(tree, g);
+    if (have[last]) proven = true;
+    const good = proven ? merge([...rechecked, { first: last, count: 1 }]) : rechecked;
+    const recorded = stored!.recorded;
+    if (
+      good.length !== recorded.length ||
+      good.some((r, i) => r.first !== recorded[i].first || r.count !== recorded[i].count)
+    )
+      await stored!.rewriteRecord(good);
+    delivery?.opened?.({ runs: rechecked, stored: stored!, leaves: tree, opts });
+    for (const run of rechecked) event({ kind: 'stored', first: run.first, count: run.count });
+    if (tree.size === 0) {
+      if (!have[0]) {
+        await stored!.commit([{ first: 0, count: 1 }]);
+        delivery?.verified?.(0, new Uint8Array(0));
+        // The root alone proves the empty content: no source is asked.
+        event({ kind: 'verified', first: 0, count: 1 });
+      }
+      progress(true);
+      return { leaves: tree, stored: stored!, opts };
+    }
+    if (!proven) await runRanges(finalGroup());
     progress(true);
     await runRanges(plan(have, tree.groups - 1, opts.rangeSize / tree.groupBytes));
     progress(true);

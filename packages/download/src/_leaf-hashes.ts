@@ -1,9 +1,8 @@
 /**
- * The chaining value every group (leaf) must hash to, proven from the outboard and the root:
- * the leaves' values are read out of their parents in the outboard, and the tree built from them
- * alone (BLAKE3's merges, a SIMD batch per level) must give the root; every other parent must
- * then be the one that tree holds. A group then verifies on its own, in any order, from any
- * source: its bytes hash (as the subtree at its offset) to its value, compared in constant time.
+ * The chaining value every group (leaf) must hash to, from an outboard proven whole against the
+ * root when it arrives (`proveOutboard`): a group then verifies on its own, in any order, from
+ * any source: its bytes hash (as the subtree at its offset) to its value, compared in constant
+ * time, and a group that does not is the source's fault, never the outboard's.
  *
  * The size in the outboard's header fixes the number of leaves, which the root proves; the final
  * leaf's length (and so the size to the byte) is proven only when the final leaf verifies.
@@ -16,12 +15,10 @@ import {
   HEADER_LEN,
   leafCount,
   outboardSubtreeLen,
-  PARENT_LEN,
-  preOrder,
+  proveOutboard,
+  provesFinalLeaf,
   readLengthHeader,
-  rootHash,
-  treeLevels,
-  writePreOrder,
+  type ProvenTree,
 } from '@blake3-web/stream/_internal';
 
 /** The outboard does not prove the root, or is not an outboard at all. */
@@ -32,69 +29,37 @@ export class OutboardMismatch extends Error {
   }
 }
 
+const mismatch = (why: string) => new OutboardMismatch(`the outboard ${why}`);
+
 export class LeafHashes {
   /** Content bytes, as the outboard's header claims (proven once the final group verifies). */
   readonly size: number;
   readonly groupBytes: number;
   readonly groups: number;
+  readonly #tree: ProvenTree;
   readonly #root: Uint8Array;
   /** 32 bytes per group; empty when the content is one group (which hashes to the root itself). */
   readonly #cvs: Uint8Array;
 
-  private constructor(root: Uint8Array, size: number, groupBytes: number, cvs: Uint8Array) {
-    this.#root = root;
+  private constructor(tree: ProvenTree, size: number) {
+    this.#tree = tree;
+    this.#root = tree.root;
     this.size = size;
-    this.groupBytes = groupBytes;
-    this.groups = leafCount(size, groupBytes);
-    this.#cvs = cvs;
+    this.groupBytes = tree.leafBytes;
+    this.groups = tree.leaves;
+    this.#cvs = tree.leafCvs;
   }
 
   /** The content size an outboard claims, and the outboard length that size calls for. */
   static claimedSize(header: Uint8Array, groupBytes: number): { size: number; outboardBytes: number } {
-    const size = readLengthHeader(header, (why) => new OutboardMismatch(`the outboard ${why}`));
+    const size = readLengthHeader(header, mismatch);
     return { size, outboardBytes: HEADER_LEN + outboardSubtreeLen(size, groupBytes) };
   }
 
   /** Throws an OutboardMismatch unless `outboard` (header and parents, whole) proves `root`. */
   static fromOutboard(outboard: Uint8Array, root: Uint8Array, groupBytes: number): LeafHashes {
-    const { size, outboardBytes } = LeafHashes.claimedSize(outboard, groupBytes);
-    if (outboard.length !== outboardBytes)
-      throw new OutboardMismatch(
-        `the outboard claims ${size} content bytes, which needs ${outboardBytes} outboard bytes; it has ${outboard.length}`,
-      );
-    const count = leafCount(size, groupBytes);
-    // One group hashes to the root itself, checked when it arrives; no content can be checked now.
-    if (size === 0 && !constantTimeEqual(blake3(new Uint8Array(0)), root))
-      throw new OutboardMismatch('the outboard claims the content is empty, which is not what the root is the hash of');
-    if (count === 1) return new LeafHashes(root, size, groupBytes, new Uint8Array(0));
-    const cvs = new Uint8Array(CV_LEN * count);
-    // Pre-order: each node's value sits in the parent met last with a slot still free, the
-    // left slot first. A stack of those slots gives each leaf its value as the walk meets it.
-    const slots: number[] = [];
-    let pos = HEADER_LEN;
-    let leaf = 0;
-    let first = true;
-    for (const node of preOrder(size, { leafBytes: groupBytes })) {
-      const slot = first ? -1 : slots.pop()!;
-      first = false;
-      if (node.kind === 'parent') {
-        slots.push(pos + CV_LEN, pos);
-        pos += PARENT_LEN;
-      } else {
-        cvs.set(outboard.subarray(slot, slot + CV_LEN), CV_LEN * leaf++);
-      }
-    }
-    const levels = treeLevels(cvs, count);
-    if (!constantTimeEqual(rootHash(levels), root))
-      throw new OutboardMismatch(`the outboard of ${size} content bytes does not prove the root`);
-    // The leaves' values prove the root; the other parents must be the ones they make, so that
-    // an outboard kept or passed on is the true one, not merely one that worked.
-    const canonical = new Uint8Array(outboard.length);
-    writePreOrder(levels, count, canonical, HEADER_LEN, undefined, groupBytes);
-    for (let i = HEADER_LEN; i < outboard.length; i++)
-      if (canonical[i] !== outboard[i])
-        throw new OutboardMismatch(`the outboard's parent at byte ${i} is not the one its leaves make`);
-    return new LeafHashes(root, size, groupBytes, cvs);
+    const tree = proveOutboard(outboard, root, groupBytes, mismatch);
+    return new LeafHashes(tree, tree.size);
   }
 
   /**
@@ -103,18 +68,14 @@ export class LeafHashes {
    * within the final group, and an honest source must not be blamed for it.
    */
   verifyFinal(bytes: Uint8Array): boolean {
-    if (bytes.length === 0 || bytes.length > this.groupBytes) return false;
-    if (this.groups === 1) return constantTimeEqual(blake3(bytes), this.#root);
-    const first = this.groups - 1;
-    const got = hashSubtrees(bytes, first * this.groupBytes, this.groupBytes);
-    return constantTimeEqual(got, this.#cvs.subarray(first * CV_LEN));
+    return bytes.length > 0 && provesFinalLeaf(this.#tree, bytes);
   }
 
   /** The same tree with the size the final group proved (see `verifyFinal`). */
   withSize(size: number): LeafHashes {
     if (leafCount(size, this.groupBytes) !== this.groups || size === 0)
       throw new RangeError(`a size of ${size} bytes is not a tree of ${this.groups} groups`);
-    return new LeafHashes(this.#root, size, this.groupBytes, this.#cvs);
+    return new LeafHashes(this.#tree, size);
   }
 
   /** Content bytes [start, end) of group `index`. */

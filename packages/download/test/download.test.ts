@@ -261,4 +261,39 @@ describe('an outboard whose header lies within the final group', { timeout: 60_0
       }
     });
   }
+
+  it('on resume, without the final group stored, proves the size before counting any stored group', async () => {
+    const { content, root, outboard } = fixture(100_000, 51);
+    const claimed = content.length - 5;
+    const lying = outboard.slice();
+    new DataView(lying.buffer).setBigUint64(0, BigInt(claimed), true);
+    // A store left with the lying outboard and the first four groups, but not the final one.
+    const store = memoryStore();
+    const before = await store.open(root, { size: claimed, chunkGroupLog: 4 });
+    await before.writeOutboard(lying);
+    await before.write(0, content.subarray(0, 4 * 16384));
+    await before.commit([{ first: 0, count: 4 }]);
+    await before.close();
+    const mirrors = await startMirrors(content, outboard, [{}]);
+    try {
+      const stored: number[] = [];
+      const progress: DownloadProgress[] = [];
+      const blob = await download(mirrors.urls, {
+        root,
+        store,
+        onGroups: (e) => e.kind === 'stored' && stored.push(e.first),
+        onProgress: (p) => progress.push(p),
+      });
+      assert.deepEqual(await bytesOf(blob), content);
+      // The final group reopened the store with the size it proved: what the old one held is
+      // neither counted nor reported as stored, and every byte was fetched.
+      assert.deepEqual(stored, []);
+      assert.equal(progress[progress.length - 1].verifiedBytes, content.length);
+      assert.equal(mirrors.stats[0].contentBytes, content.length);
+      const [info] = await store.list();
+      assert.deepEqual([info.size, info.complete, info.recordedBytes], [content.length, true, content.length]);
+    } finally {
+      await mirrors.close();
+    }
+  });
 });

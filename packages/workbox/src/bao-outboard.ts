@@ -1,5 +1,6 @@
+import { bytesToHex, CHUNK_LEN } from '@blake3-web/core';
 import { baoOutboardSize, IntegrityError } from '@blake3-web/stream';
-import { HEADER_LEN, readLengthHeader } from '@blake3-web/stream/_internal';
+import { HEADER_LEN, proveOutboard, readLengthHeader, type ProvenTree } from '@blake3-web/stream/_internal';
 import { anInteger, describe } from './_assert.js';
 import { ByteReader } from './byte-reader.js';
 import type { Fetch } from './fetch-option.js';
@@ -24,29 +25,50 @@ export function anOutboardSource(value: unknown, name: string): OutboardSource {
   throw new TypeError(`${name} must be a Uint8Array, a URL or a Request, got ${describe(value)}`);
 }
 
-/** An outboard arrived from the network: a bad one is an IntegrityError. */
+/**
+ * The outboard, not the content, is what does not match: it does not prove the hash, or its
+ * header claims a length the content's final chunk does not have. An IntegrityError like any
+ * mismatch, told apart so that the outboard is refused and the content is not blamed.
+ */
+export class OutboardMismatch extends IntegrityError {}
+
+/** An outboard arrived from the network: a bad one is an OutboardMismatch. */
 function badOutboard(hash: Uint8Array): (why: string) => IntegrityError {
-  return (why) => IntegrityError.corrupt(hash, `the Bao outboard ${why}`);
+  return (why) => new OutboardMismatch(bytesToHex(hash), '', `the Bao outboard ${why}`);
 }
 
-/** The length an outboard claims, if its size fits it. */
-export function outboardContentLength(outboard: Uint8Array, hash: Uint8Array): number {
-  const bad = badOutboard(hash);
-  const len = readLengthHeader(outboard, bad);
-  const size = baoOutboardSize(len);
-  if (outboard.length !== size)
-    throw bad(`claims ${len} content bytes, which needs ${size} outboard bytes; it has ${outboard.length}`);
-  return len;
+/** An outboard's bytes and what proving them whole against the hash gave. */
+export type CheckedOutboard = { bytes: Uint8Array; tree: ProvenTree };
+
+/** Outboards given as bytes, proven once per array and hash. */
+const provenGiven = new WeakMap<Uint8Array, { hex: string; tree: ProvenTree }>();
+
+/**
+ * The outboard proven whole against `hash` (every parent, `proveOutboard`), before any content
+ * is checked with it: a mismatch after this is the content's. An OutboardMismatch otherwise.
+ * Bytes given are proven once per array (what was proven stays true if the array changes later:
+ * the slices cut from it are checked against the hash again).
+ */
+export function checkOutboard(bytes: Uint8Array, hash: Uint8Array, given = false): CheckedOutboard {
+  const hex = bytesToHex(hash);
+  const known = given ? provenGiven.get(bytes) : undefined;
+  if (known?.hex === hex) return { bytes, tree: known.tree };
+  const tree = proveOutboard(bytes, hash, CHUNK_LEN, badOutboard(hash));
+  if (given) provenGiven.set(bytes, { hex, tree });
+  return { bytes, tree };
 }
 
-/** The outboard given, or fetched from where it is (checked by anOutboardSource), at most `maxBytes` of it. */
-export async function outboardBytes(
+/**
+ * The outboard given, or fetched from where it is (checked by anOutboardSource), at most
+ * `maxBytes` of it, proven whole against `hash` (`checkOutboard`).
+ */
+export async function provenOutboard(
   outboard: OutboardSource,
   doFetch: Fetch,
   hash: Uint8Array,
   maxBytes: number,
-): Promise<Uint8Array> {
-  if (outboard instanceof Uint8Array) return outboard;
+): Promise<CheckedOutboard> {
+  if (outboard instanceof Uint8Array) return checkOutboard(outboard, hash, true);
   const res = await doFetch(outboard);
   if (!res.ok) {
     await res.body?.cancel().catch(() => {});
@@ -55,7 +77,7 @@ export async function outboardBytes(
       { cause: res },
     );
   }
-  return readOutboard(new ByteReader(res.body), hash, maxBytes);
+  return checkOutboard(await readOutboard(new ByteReader(res.body), hash, maxBytes), hash);
 }
 
 /**

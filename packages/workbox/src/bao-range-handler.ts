@@ -1,9 +1,17 @@
 import { IntegrityError } from '@blake3-web/stream';
 import { expectedDigest } from '@blake3-web/stream/_internal';
+import { bytesToHex } from '@blake3-web/core';
 import type { RouteHandlerCallback } from 'workbox-core/types.js';
 import { aFunction, anObject, anumber } from './_assert.js';
-import { anOutboardSource, outboardBytes } from './bao-outboard.js';
-import { fetchVerifiedRange, rangeOptions, type VerifiedRangeOptions } from './fetch-verified-range.js';
+import {
+  anOutboardSource,
+  checkOutboard,
+  OutboardMismatch,
+  provenOutboard,
+  type CheckedOutboard,
+  type OutboardSource,
+} from './bao-outboard.js';
+import { answerVerified, rangeOptions, type VerifiedRangeOptions } from './fetch-verified-range.js';
 import { hashFromUrlPath, type ExpectedHashResolver } from './resolvers.js';
 
 export type BaoRangeHandlerOptions = Omit<VerifiedRangeOptions, 'outboard'> & {
@@ -11,9 +19,13 @@ export type BaoRangeHandlerOptions = Omit<VerifiedRangeOptions, 'outboard'> & {
   outboard: (request: Request) => RequestInfo | URL | Uint8Array;
   /** The expected BLAKE3 (32 bytes) of a request's content (default: the last URL path segment as hex). */
   expectedHash?: ExpectedHashResolver;
-  /** Told about every mismatch (for reporting; the handler itself never logs). */
-  onMismatch?: (info: { request: Request; error: IntegrityError }) => void;
-  /** How many fetched outboards to keep in memory, by URL (default 16). */
+  /**
+   * Told about every mismatch (for reporting; the handler itself never logs), and whose it is:
+   * the `'content'`'s (the outboard proved the hash, the bytes served do not match it) or the
+   * `'outboard'`'s (it does not prove the hash, or its header claims another length).
+   */
+  onMismatch?: (info: { request: Request; error: IntegrityError; part: 'content' | 'outboard' }) => void;
+  /** How many fetched outboards to keep in memory, by URL and hash (default 16). */
   outboardCacheSize?: number;
 };
 
@@ -21,8 +33,15 @@ export type BaoRangeHandlerOptions = Omit<VerifiedRangeOptions, 'outboard'> & {
  * A Workbox route handler that serves content verified through its Bao outboard: range requests
  * get a 206 of checked bytes (see `fetchVerifiedRange`), others the whole content verified as it
  * streams. A mismatch reaches the page as a network error (`Response.error()`). Requests the
- * resolver has no digest for go to the network unchecked. Fetched outboards are kept in memory
- * (dropped again on any mismatch, in case the outboard was the bad part).
+ * resolver has no digest for go to the network unchecked.
+ *
+ * An outboard is fetched once and proven whole against the hash before any range uses it, then
+ * kept in memory (the `outboardCacheSize` most recent). A mismatch after that is the content's:
+ * the outboard stays, so a media element asking again and again for a refused range costs that
+ * range, never the outboard again. An outboard that does not prove the hash (or whose header
+ * claims a length the content's final chunk does not have) is refused at once and stays
+ * refused while it is kept: fetching it again would give the same bytes. One that could not be
+ * fetched (a network error, a status that is not ok) is asked for again next time.
  *
  * @example
  * ```ts
@@ -43,48 +62,51 @@ export function baoRangeHandler(opts: BaoRangeHandlerOptions): RouteHandlerCallb
   if (onMismatch !== undefined) aFunction(onMismatch, 'opts.onMismatch');
   anumber(outboardCacheSize, 'opts.outboardCacheSize');
   // Checked now, at the boundary, rather than at the first request.
-  const { doFetch, maxOutboardBytes } = rangeOptions(rest);
-  const outboards = new Map<string, Promise<Uint8Array>>();
+  const options = rangeOptions(rest);
+  const outboards = new Map<string, Promise<CheckedOutboard>>();
 
-  const outboardFor = (where: RequestInfo | URL, hash: Uint8Array): Promise<Uint8Array> => {
-    const key = keyOf(where);
+  const keep = (key: string, entry: Promise<CheckedOutboard>): void => {
+    entry.catch(() => {}); // read by the requests that use it
+    outboards.delete(key);
+    outboards.set(key, entry);
+    // Oldest first: a Map keeps insertion order.
+    while (outboards.size > outboardCacheSize) outboards.delete(outboards.keys().next().value!);
+  };
+
+  const outboardFor = (where: OutboardSource, hash: Uint8Array): Promise<CheckedOutboard> => {
+    if (where instanceof Uint8Array) return Promise.resolve().then(() => checkOutboard(where, hash, true));
+    const key = keyOf(where, hash);
     let cached = outboards.get(key);
     if (!cached) {
-      cached = outboardBytes(where, doFetch, hash, maxOutboardBytes);
-      cached.catch(() => outboards.delete(key));
-      outboards.set(key, cached);
-      // Oldest first: a Map keeps insertion order.
-      while (outboards.size > outboardCacheSize) outboards.delete(outboards.keys().next().value!);
+      const entry = provenOutboard(where, options.doFetch, hash, options.maxOutboardBytes);
+      entry.catch((err: unknown) => {
+        if (!(err instanceof OutboardMismatch) && outboards.get(key) === entry) outboards.delete(key);
+      });
+      keep(key, entry);
+      cached = entry;
     }
     return cached;
   };
 
   return async ({ request }) => {
     const resolved = expectedHash(request);
-    if (resolved === undefined) return doFetch(request);
+    if (resolved === undefined) return options.doFetch(request);
     const hash = expectedDigest(resolved, 'the digest from expectedHash');
     const where = anOutboardSource(outboard(request), 'what opts.outboard returned');
-    // The outboard may have been the bad part (or the content changed): fetch it again next time.
-    const drop = () => {
-      if (!(where instanceof Uint8Array)) outboards.delete(keyOf(where));
+    /** Reports a mismatch, refusing the outboard when it is the outboard's; false for other errors. */
+    const mismatch = (error: unknown): boolean => {
+      if (!(error instanceof IntegrityError)) return false;
+      const part = error instanceof OutboardMismatch ? 'outboard' : 'content';
+      if (part === 'outboard' && !(where instanceof Uint8Array)) keep(keyOf(where, hash), Promise.reject(error));
+      onMismatch?.({ request, error, part });
+      return true;
     };
     try {
-      const response = await fetchVerifiedRange(request, hash, {
-        ...rest,
-        outboard: where instanceof Uint8Array ? where : await outboardFor(where, hash),
-      });
+      const response = await answerVerified(request, hash, await outboardFor(where, hash), options);
       // A mismatch later in the body, after this returned, is a mismatch too.
-      return response.ok
-        ? onBodyError(response, (err) => {
-            if (!(err instanceof IntegrityError)) return;
-            drop();
-            onMismatch?.({ request, error: err });
-          })
-        : response;
+      return response.ok ? onBodyError(response, mismatch) : response;
     } catch (err) {
-      drop();
-      if (!(err instanceof IntegrityError)) throw err;
-      onMismatch?.({ request, error: err });
+      if (!mismatch(err)) throw err;
       return Response.error();
     }
   };
@@ -110,6 +132,6 @@ function onBodyError(response: Response, onError: (err: unknown) => void): Respo
   return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
-function keyOf(where: RequestInfo | URL): string {
-  return where instanceof Request ? where.url : String(where);
+function keyOf(where: RequestInfo | URL, hash: Uint8Array): string {
+  return `${bytesToHex(hash)} ${where instanceof Request ? where.url : String(where)}`;
 }

@@ -1,12 +1,13 @@
 import { baoDecodeSlice, baoOutboardSlice, baoSliceBounds, fetchVerified, IntegrityError } from '@blake3-web/stream';
-import { CHUNK_LEN } from '@blake3-web/core';
-import { expectedDigest } from '@blake3-web/stream/_internal';
+import { bytesToHex, CHUNK_LEN } from '@blake3-web/core';
+import { expectedDigest, provesFinalLeaf, type ProvenTree } from '@blake3-web/stream/_internal';
 import { anObject, anumber, aRequest } from './_assert.js';
 import {
   anOutboardSource,
   maxOutboardOption,
-  outboardBytes,
-  outboardContentLength,
+  OutboardMismatch,
+  provenOutboard,
+  type CheckedOutboard,
   type OutboardSource,
 } from './bao-outboard.js';
 import { ByteReader } from './byte-reader.js';
@@ -73,11 +74,14 @@ function wholeChunks(value: unknown, name: string): number {
  * (or with a form this does not serve, such as several ranges): a 200 whose body is the whole
  * content, verified as it streams (`fetchVerified`).
  *
- * The total length in `Content-Range` is the outboard's, checked through the final chunk (one
- * extra request of at most 1 KiB). A range past the end is a 416. A mismatch in the length or
- * in the first `windowBytes` of a range rejects with an `IntegrityError`; later in a range, or
- * in a whole-content response, it errors the body after the bytes verified before it. A response
- * that is not ok is returned as it is (nothing in it is the content, nothing in it is checked).
+ * The outboard is proven whole against `hash` first (every parent; one given as bytes once per
+ * array), so a mismatch after that is the content's. The total length in `Content-Range` is
+ * proven by the content's final chunk (one extra request of at most 1 KiB): a header that claims
+ * another length is the outboard's mismatch. A range past the end is a 416. A mismatch in the
+ * outboard, the length or the first `windowBytes` of a range rejects with an `IntegrityError`;
+ * later in a range, or in a whole-content response, it errors the body after the bytes verified
+ * before it. A response that is not ok is returned as it is (nothing in it is the content,
+ * nothing in it is checked).
  */
 export async function fetchVerifiedRange(
   request: Request,
@@ -88,22 +92,31 @@ export async function fetchVerifiedRange(
   const want = expectedDigest(hash, 'hash');
   anObject(opts, 'opts');
   const source = anOutboardSource(opts.outboard, 'opts.outboard');
-  const { doFetch, windowBytes, maxOutboardBytes, maxRangeBytes } = rangeOptions(opts);
+  const options = rangeOptions(opts);
+  const outboard = await provenOutboard(source, options.doFetch, want, options.maxOutboardBytes);
+  return answerVerified(request, want, outboard, options);
+}
+
+/** `fetchVerifiedRange` with an outboard proven already (how `baoRangeHandler` uses the ones it keeps). */
+export async function answerVerified(
+  request: Request,
+  hash: Uint8Array,
+  outboard: CheckedOutboard,
+  { doFetch, windowBytes, maxRangeBytes }: ReturnType<typeof rangeOptions>,
+): Promise<Response> {
   const spec = parseRange(request.headers.get('range'));
   if (spec === undefined) {
-    const outboard = await outboardBytes(source, doFetch, want, maxOutboardBytes);
     const upstream = await doFetch(withRange(request));
-    if (!upstream.ok) return notContent(upstream, want);
+    if (!upstream.ok) return notContent(upstream, hash);
     if (upstream.status === 206) {
       await upstream.body?.cancel().catch(() => {});
-      throw IntegrityError.corrupt(want, 'the server answered a request without Range with a 206');
+      throw IntegrityError.corrupt(hash, 'the server answered a request without Range with a 206');
     }
-    return fetchVerified(upstream.url || request.url, want, { outboard, fetch: async () => upstream });
+    return fetchVerified(upstream.url || request.url, hash, { outboard: outboard.bytes, fetch: async () => upstream });
   }
-  const outboard = await outboardBytes(source, doFetch, want, maxOutboardBytes);
-  const total = await verifiedLength(request, want, outboard, doFetch);
+  const total = await verifiedLength(request, hash, outboard.tree, doFetch);
   if (total instanceof Response) return total;
-  return rangeResponse(request, want, outboard, total, spec, { windowBytes, maxRangeBytes }, doFetch);
+  return rangeResponse(request, hash, outboard.bytes, total, spec, { windowBytes, maxRangeBytes }, doFetch);
 }
 
 async function rangeResponse(
@@ -199,34 +212,39 @@ async function* verifiedWindows(
 }
 
 /**
- * The content length, proven by the final chunk: the outboard's header alone is unverified.
- * The server's answer instead when it is not ok.
+ * The content length, proven by the content's final chunk: the outboard's header alone only
+ * claims it (the proven tree fixes the number of chunks, not the final one's length). The whole
+ * final chunk is asked for, whatever the header claims, so that a header that lies about its
+ * length is found out as the outboard's fault. The server's answer instead when it is not ok.
  */
 async function verifiedLength(
   request: Request,
   hash: Uint8Array,
-  outboard: Uint8Array,
+  tree: ProvenTree,
   doFetch: Fetch,
 ): Promise<number | Response> {
-  const claimed = outboardContentLength(outboard, hash);
-  const bounds = baoSliceBounds(claimed, claimed, 1);
-  let last: Uint8Array = new Uint8Array(0);
-  if (bounds.end > bounds.start) {
-    const res = await doFetch(withRange(request, bounds.start, bounds.end - 1));
-    if (!res.ok) return notContent(res, hash);
-    const reader = await contentFrom(res, bounds.start, hash);
-    last = await reader.read(bounds.end - bounds.start);
-    await reader.cancel();
-    if (last.length < bounds.end - bounds.start) {
-      throw IntegrityError.corrupt(
-        hash,
-        `the content ended at byte ${bounds.start + last.length}, before the ${claimed} bytes its Bao outboard claims`,
-      );
-    }
-  }
-  // Throws an IntegrityError unless the final chunk, and with it the length, matches.
-  baoDecodeSlice(baoOutboardSlice(outboard, last, bounds.start, claimed, 1), hash, claimed, 1);
-  return claimed;
+  // The root is the hash of the empty content: nothing to ask for.
+  if (tree.size === 0) return 0;
+  const start = (tree.leaves - 1) * CHUNK_LEN;
+  const res = await doFetch(withRange(request, start, start + CHUNK_LEN - 1));
+  if (!res.ok) return notContent(res, hash);
+  const reader = await contentFrom(res, start, hash);
+  // One byte more than a chunk: content that goes on past it is not the final chunk.
+  const last = await reader.read(CHUNK_LEN + 1);
+  await reader.cancel();
+  if (!provesFinalLeaf(tree, last))
+    throw IntegrityError.corrupt(
+      hash,
+      `the content's final chunk (${last.length} bytes from byte ${start}) does not match its Bao outboard, which claims ${tree.size} content bytes`,
+    );
+  const size = start + last.length;
+  if (size !== tree.size)
+    throw new OutboardMismatch(
+      bytesToHex(hash),
+      '',
+      `the Bao outboard's header claims ${tree.size} content bytes; the content's final chunk proves ${size}`,
+    );
+  return size;
 }
 
 /**

@@ -77,11 +77,11 @@ describe('fetchVerifiedRange', () => {
     }
   });
 
-  it('asks the server for the range widened to whole chunks, and for the final chunk to prove the length', async () => {
+  it('asks the server for the range widened to whole chunks, and for the whole final chunk to prove the length', async () => {
     const { fetch, log } = origin();
     await (await fetchVerifiedRange(get('bytes=1500-2600'), hex, { outboard, fetch })).arrayBuffer();
     assert.deepEqual(log, [
-      { url: `/media/${hex}`, range: 'bytes=299008-299999' },
+      { url: `/media/${hex}`, range: 'bytes=299008-300031' },
       { url: `/media/${hex}`, range: 'bytes=1024-3071' },
     ]);
   });
@@ -153,11 +153,41 @@ describe('fetchVerifiedRange', () => {
       ['truncated', outboard.subarray(0, 100)],
       ['empty', new Uint8Array(0)],
     ] as const) {
-      const { fetch } = origin(data, bad);
+      const { fetch, log } = origin(data, bad);
       await assert.rejects(
         fetchVerifiedRange(get('bytes=0-99'), hex, { outboard: `${base}${hex}.obao`, fetch }),
-        IntegrityError,
+        { name: 'IntegrityError', message: /^the Bao outboard / },
         name,
+      );
+      // Proven whole before any content is asked for.
+      assert.deepEqual(
+        log.map((l) => l.url),
+        [`/media/${hex}.obao`],
+        name,
+      );
+    }
+  });
+
+  it('an outboard whose header lies about the final chunk is refused by that chunk, not served', async () => {
+    for (const delta of [-5, 20, -991]) {
+      const lying = outboard.slice();
+      new DataView(lying.buffer).setBigUint64(0, BigInt(data.length + delta), true);
+      const { fetch, log } = origin(data, lying);
+      await assert.rejects(
+        fetchVerifiedRange(get('bytes=0-99'), hex, { outboard: `${base}${hex}.obao`, fetch }),
+        {
+          name: 'IntegrityError',
+          message: new RegExp(
+            `header claims ${data.length + delta} content bytes; the content's final chunk proves ${data.length}`,
+          ),
+        },
+        `${delta}`,
+      );
+      // Only the final chunk was asked for: no range was served.
+      assert.deepEqual(
+        log.map((l) => l.range),
+        [null, 'bytes=299008-300031'],
+        `${delta}`,
       );
     }
   });
@@ -231,13 +261,13 @@ describe('baoRangeHandler', () => {
   const event = {} as Parameters<ReturnType<typeof baoRangeHandler>>[0]['event'];
   const url = new URL(`${base}${hex}`);
 
-  it('serves verified ranges, fetching each outboard once; a mismatch is a network error, reported, and the outboard is fetched again', async () => {
+  it("serves verified ranges, fetching each outboard once; a mismatch is a network error, reported as the content's, and the outboard is kept", async () => {
     const { fetch, log } = origin();
     const mismatches: string[] = [];
     const handle = baoRangeHandler({
       outboard: (request) => `${request.url.split('?')[0]}.obao`,
       fetch,
-      onMismatch: ({ request }) => mismatches.push(request.url),
+      onMismatch: ({ request, part }) => mismatches.push(`${request.url} ${part}`),
     });
     const a = await handle({ request: get('bytes=10-19'), url, event, params: undefined });
     assert.deepEqual(new Uint8Array(await a.arrayBuffer()), data.subarray(10, 20));
@@ -246,9 +276,70 @@ describe('baoRangeHandler', () => {
     assert.equal(log.filter((l) => l.url.endsWith('.obao')).length, 1);
     const bad = await handle({ request: get('bytes=150000-150001', '?tamper=1'), url, event, params: undefined });
     assert.equal(bad.type, 'error');
-    assert.deepEqual(mismatches, [`${base}${hex}?tamper=1`]);
+    assert.deepEqual(mismatches, [`${base}${hex}?tamper=1 content`]);
     await (await handle({ request: get('bytes=0-0'), url, event, params: undefined })).arrayBuffer();
-    assert.equal(log.filter((l) => l.url.endsWith('.obao')).length, 2);
+    assert.equal(log.filter((l) => l.url.endsWith('.obao')).length, 1);
+  });
+
+  it('a refused range asked for again and again (a media element retrying) fetches the outboard once', async () => {
+    const { fetch, log } = origin();
+    const parts: string[] = [];
+    const handle = baoRangeHandler({
+      outboard: (request) => `${request.url.split('?')[0]}.obao`,
+      fetch,
+      onMismatch: ({ part }) => parts.push(part),
+    });
+    const tries = 50;
+    for (let i = 0; i < tries; i++) {
+      const res = await handle({ request: get(`bytes=${TAMPERED - 10}-`, '?tamper=1'), url, event, params: undefined });
+      assert.equal(res.type, 'error', `try ${i}`);
+    }
+    const outboardRequests = log.filter((l) => l.url.endsWith('.obao')).length;
+    assert.equal(
+      outboardRequests,
+      1,
+      `${outboardRequests * outboard.length} outboard bytes for a ${outboard.length}-byte outboard`,
+    );
+    assert.deepEqual(parts, Array(tries).fill('content'));
+    // Each try costs its final chunk and its range, never the outboard.
+    assert.equal(log.length, 1 + 2 * tries);
+    const good = await handle({ request: get('bytes=0-99'), url, event, params: undefined });
+    assert.deepEqual(new Uint8Array(await good.arrayBuffer()), data.subarray(0, 100));
+    assert.equal(log.filter((l) => l.url.endsWith('.obao')).length, 1);
+  });
+
+  it("a corrupted outboard is refused on first use, named as the outboard's, serves nothing, and is not fetched again", async () => {
+    const flipped = outboard.slice();
+    flipped[8 + 64 * 40 + 3] ^= 1; // a parent deep in the tree, which no range near byte 0 touches
+    const lying = outboard.slice();
+    new DataView(lying.buffer).setBigUint64(0, BigInt(data.length - 5), true);
+    const other = baoEncode(rng.bytes(data.length), { outboard: true }).encoded;
+    for (const [name, bad, contentAsked] of [
+      ['a parent flipped', flipped, 0],
+      ['truncated', outboard.subarray(0, outboard.length - 64), 0],
+      ["another file's", other, 0],
+      ['a header that lies', lying, 1],
+    ] as const) {
+      const { fetch, log } = origin(data, bad);
+      const seen: { part: string; message: string }[] = [];
+      const handle = baoRangeHandler({
+        outboard: (request) => `${request.url}.obao`,
+        fetch,
+        onMismatch: ({ error, part }) => seen.push({ part, message: error.message }),
+      });
+      for (let i = 0; i < 5; i++) {
+        const res = await handle({ request: get('bytes=0-99'), url, event, params: undefined });
+        assert.equal(res.type, 'error', name);
+      }
+      assert.equal(seen.length, 5, name);
+      for (const { part, message } of seen) {
+        assert.equal(part, 'outboard', name);
+        assert.match(message, /^the Bao outboard/, name);
+      }
+      assert.equal(log.filter((l) => l.url.endsWith('.obao')).length, 1, name);
+      // Nothing but the final chunk that found a lying header out was asked of the content.
+      assert.equal(log.filter((l) => !l.url.endsWith('.obao')).length, contentAsked, name);
+    }
   });
 
   it('passes requests without a digest to the network, and rejects bad options', async () => {
@@ -354,30 +445,30 @@ describe('ranges fail closed', () => {
     });
   });
 
-  it('a mismatch found mid-stream drops the cached outboard and is reported', async () => {
+  it("a mismatch found mid-stream is reported as the content's and keeps the cached outboard", async () => {
     const { fetch, log } = origin();
     const mismatches: string[] = [];
     const handle = baoRangeHandler({
       outboard: (request) => `${request.url.split('?')[0]}.obao`,
       fetch,
       windowBytes: 32 * 1024,
-      onMismatch: ({ request, error }) => mismatches.push(`${request.url} ${error.name}`),
+      onMismatch: ({ request, error, part }) => mismatches.push(`${request.url} ${error.name} ${part}`),
     });
     const res = await handle({ request: get('bytes=1000-', '?tamper=1'), url, event, params: undefined });
     assert.equal(res.status, 206);
     const { bytes, error } = await drain(res);
     assert.ok(error instanceof IntegrityError);
     assert.deepEqual(bytes, data.subarray(1000, 1000 + bytes.length));
-    assert.deepEqual(mismatches, [`${base}${hex}?tamper=1 IntegrityError`]);
-    // The outboard is fetched again for the next request.
+    assert.deepEqual(mismatches, [`${base}${hex}?tamper=1 IntegrityError content`]);
+    // The outboard, proven when it was fetched, is kept for the next request.
     await (await handle({ request: get('bytes=0-0'), url, event, params: undefined })).arrayBuffer();
-    assert.equal(log.filter((l) => l.url.endsWith('.obao')).length, 2);
+    assert.equal(log.filter((l) => l.url.endsWith('.obao')).length, 1);
     // The same for the whole content, verified as it streams.
     const whole = await handle({ request: get(undefined, '?tamper=1'), url, event, params: undefined });
     assert.ok((await drain(whole)).error instanceof IntegrityError);
-    assert.equal(mismatches.length, 2);
+    assert.equal(mismatches[1], `${base}${hex}?tamper=1 IntegrityError content`);
     await (await handle({ request: get('bytes=0-0'), url, event, params: undefined })).arrayBuffer();
-    assert.equal(log.filter((l) => l.url.endsWith('.obao')).length, 3);
+    assert.equal(log.filter((l) => l.url.endsWith('.obao')).length, 1);
   });
 
   it('an opaque answer is refused: nothing says it is not the content', async () => {
