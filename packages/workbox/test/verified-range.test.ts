@@ -99,7 +99,12 @@ describe('fetchVerifiedRange', () => {
       ['bytes=-70000', 230_000, 299_999],
     ] as const) {
       const { fetch, log } = origin();
-      const res = await fetchVerifiedRange(get(header), hex, { outboard, fetch, maxRangeBytes, windowBytes: 16 * 1024 });
+      const res = await fetchVerifiedRange(get(header), hex, {
+        outboard,
+        fetch,
+        maxRangeBytes,
+        windowBytes: 16 * 1024,
+      });
       assert.equal(res.status, 206, header);
       assert.equal(res.headers.get('content-range'), `bytes ${first}-${last}/${data.length}`, header);
       assert.equal(res.headers.get('content-length'), String(last + 1 - first), header);
@@ -153,7 +158,10 @@ describe('fetchVerifiedRange', () => {
       await res.arrayBuffer();
     }
     assert.ok(seen.length >= 3);
-    assert.deepEqual(seen, seen.map(() => null));
+    assert.deepEqual(
+      seen,
+      seen.map(() => null),
+    );
   });
 
   it('a tampered byte in the range, or in a chunk the range touches, rejects with an IntegrityError', async () => {
