@@ -6,7 +6,13 @@
 import type { DemoPage } from '../fixtures/demo-page.ts';
 import { expect, test } from '../fixtures/demo-page.ts';
 
-type Manifest = { size: number; flipAt: number; stale: { start: number; end: number }; controlUrl: string };
+type Manifest = {
+  url: string;
+  size: number;
+  flipAt: number;
+  stale: { start: number; end: number };
+  controlUrl: string;
+};
 type Row = { load: string; asked: string; answered: string; outcome: string; bytes: number; why: string };
 type CdnLog = { what: string; range: string | null; bytes: number; tampered?: string }[];
 
