@@ -217,8 +217,12 @@ async function sendFile(
       if (!res.write(bytes.slice())) await drained(res);
       at += n;
     }
-    // A stall leaves the response open; the client's stall timer ends it.
+    // A stall leaves the response open; the client's stall timer ends it. Should the client keep
+    // the connection anyway (WebKitGTK holds it after aborting the request), the answer ends when
+    // the mirror stops stalling, so it does not keep one of the browser's few connections.
     if (mode !== 'stall') res.end();
+    else while (!res.destroyed && m.mode === 'stall') await new Promise((r) => setTimeout(r, 250));
+    if (mode === 'stall') res.destroy();
   } finally {
     await file.close();
   }

@@ -2,8 +2,9 @@
 // CDN is) serving the demo clip and its Bao outboard with byte ranges, CORS and
 // Cross-Origin-Resource-Policy (the demo pages are cross-origin isolated), counting every byte it
 // sends, and tampering on demand: a flipped byte in one region, or one region served from a
-// previous version of the file (a stale cache node). A small control endpoint switches the mode
-// and reports the counters and a log of the requests. The outboard and the root are computed here
+// previous version of the file (a stale cache node). A small control endpoint switches the mode,
+// sets a speed (a slow CDN keeps a player's read-ahead short while a test seeks) and reports the
+// counters and a log of the requests. The outboard and the root are computed here
 // from the file with the project's own encoder, when the server starts.
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -35,6 +36,8 @@ export type CdnRequest = {
 /** What the control endpoint reports for a session (GET /control?s=<session>). */
 export type CdnState = {
   mode: TamperMode;
+  /** Content and outboard bytes per second the session is sent at (0: as fast as it goes). */
+  rate: number;
   media: MediaInfo;
   counters: { contentBytes: number; outboardBytes: number; requests: number };
   log: CdnRequest[];
@@ -57,6 +60,8 @@ const LOG_LIMIT = 200;
 const SESSION_LIMIT = 64;
 /** Bodies go out in pieces of this size, each counted once the connection took it. */
 const PIECE = 16 * 1024;
+/** The highest speed a session can be set to, in bytes per second. */
+const MAX_RATE = 1e10;
 
 const CORS = {
   'Access-Control-Allow-Origin': '*',
@@ -149,7 +154,7 @@ export async function startMediaCdn(port = 0): Promise<MediaCdn> {
     if (req.method !== 'GET' && req.method !== 'HEAD') return text(res, 405, `${req.method} not allowed`);
     if (url.pathname === `${path}.obao`) {
       const entry = record(session, { what: 'outboard', range: null, status: 200 });
-      return send(res, req, 200, outboard, {}, (n) => ((entry.bytes += n), (counters.outboardBytes += n)));
+      return send(res, req, 200, outboard, {}, session, (n) => ((entry.bytes += n), (counters.outboardBytes += n)));
     }
     if (url.pathname !== path) return text(res, 404, `${url.pathname} not found`);
     const range = parseRange(req.headers.range, size);
@@ -169,10 +174,10 @@ export async function startMediaCdn(port = 0): Promise<MediaCdn> {
     });
     const headers: Record<string, string> = { 'Accept-Ranges': 'bytes', 'Content-Type': 'video/webm' };
     if (range) headers['Content-Range'] = `bytes ${start}-${end - 1}/${size}`;
-    send(res, req, status, body, headers, (n) => ((entry.bytes += n), (counters.contentBytes += n)));
+    send(res, req, status, body, headers, session, (n) => ((entry.bytes += n), (counters.contentBytes += n)));
   });
 
-  /** GET: a session's state; POST `?mode=...` sets its mode, `?reset` zeroes its counters and log. */
+  /** GET: a session's state; POST `?mode=...` sets its mode, `?rate=` its speed, `?reset` zeroes its counters and log. */
   function control(req: IncomingMessage, res: ServerResponse, url: URL): void {
     const session = sessionOf(url);
     if (req.method === 'POST') {
@@ -181,6 +186,13 @@ export async function startMediaCdn(port = 0): Promise<MediaCdn> {
         if (!(TAMPER_MODES as readonly string[]).includes(wanted))
           return text(res, 400, `mode must be one of ${TAMPER_MODES.join(', ')}, got ${wanted}`);
         session.mode = wanted as TamperMode;
+      }
+      const rate = url.searchParams.get('rate');
+      if (rate !== null) {
+        const n = Number(rate);
+        if (rate === '' || !Number.isFinite(n) || n < 0 || n > MAX_RATE)
+          return text(res, 400, `rate must be bytes per second from 0 (no limit) to ${MAX_RATE}, got ${rate}`);
+        session.rate = n;
       }
       if (url.searchParams.has('reset')) reset(session);
     } else if (req.method !== 'GET') return text(res, 405, `${req.method} not allowed`);
@@ -209,10 +221,19 @@ export async function startMediaCdn(port = 0): Promise<MediaCdn> {
   };
 }
 
-type Session = { mode: TamperMode; counters: CdnState['counters']; log: CdnRequest[] };
+type Session = {
+  mode: TamperMode;
+  rate: number;
+  /** When the session's next piece may go, at its rate (performance.now() time). */
+  nextFree: number;
+  counters: CdnState['counters'];
+  log: CdnRequest[];
+};
 
 const newSession = (): Session => ({
   mode: 'none',
+  rate: 0,
+  nextFree: 0,
   counters: { contentBytes: 0, outboardBytes: 0, requests: 0 },
   log: [],
 });
@@ -230,7 +251,13 @@ function record(session: Session, entry: Omit<CdnRequest, 'n' | 'bytes'>): CdnRe
 }
 
 function stateOf(session: Session, media: MediaInfo): CdnState {
-  return { mode: session.mode, media, counters: { ...session.counters }, log: session.log.map((e) => ({ ...e })) };
+  return {
+    mode: session.mode,
+    rate: session.rate,
+    media,
+    counters: { ...session.counters },
+    log: session.log.map((e) => ({ ...e })),
+  };
 }
 
 /** One `bytes=a-b`, `bytes=a-` or `bytes=-n` range, end exclusive; undefined when absent or of another form. */
@@ -247,9 +274,10 @@ function parseRange(
 }
 
 /**
- * Writes `body` in pieces, each after the connection took the one before, and counts what it
- * took: a client that stops reading (a media element that has enough, or seeks away) stops the
- * count near what it received, not at the size of the range it asked for.
+ * Writes `body` in pieces, each after the connection took the one before (and, at a session's
+ * rate, when its turn comes), and counts what it took: a client that stops reading (a media
+ * element that has enough, or seeks away) stops the count near what it received, not at the
+ * size of the range it asked for.
  */
 function send(
   res: ServerResponse,
@@ -257,6 +285,7 @@ function send(
   status: number,
   body: Uint8Array,
   headers: Record<string, string>,
+  session: Session,
   count: (n: number) => void,
 ): void {
   res.writeHead(status, {
@@ -269,6 +298,8 @@ function send(
   let at = 0;
   const more = (): void => {
     while (at < body.length && !res.destroyed) {
+      const wait = turn(session, Math.min(PIECE, body.length - at));
+      if (wait > 0) return void setTimeout(more, wait);
       const piece = body.subarray(at, at + PIECE);
       at += piece.length;
       count(piece.length);
@@ -278,6 +309,15 @@ function send(
   };
   res.on('close', () => res.off('drain', more));
   more();
+}
+
+/** How long until `n` more bytes may go at the session's rate; 0 (and their time booked) when now. */
+function turn(session: Session, n: number): number {
+  if (session.rate === 0) return 0;
+  const now = performance.now();
+  if (session.nextFree > now) return session.nextFree - now;
+  session.nextFree = now + (n / session.rate) * 1000;
+  return 0;
 }
 
 function text(res: ServerResponse, status: number, message: string): void {

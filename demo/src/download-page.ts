@@ -30,6 +30,7 @@ const meter = bindMeter($('dl-meter'));
 const status = $<HTMLElement>('dl-status');
 const canvas = $<HTMLCanvasElement>('dl-map');
 const countsTable = $<HTMLTableElement>('dl-counts');
+const totals = $<HTMLElement>('dl-totals');
 const verdict = $<HTMLElement>('dl-verdict');
 const result = $<HTMLElement>('dl-result');
 const openLink = $<HTMLAnchorElement>('dl-open');
@@ -95,15 +96,19 @@ function showCounts(): void {
   if (!map) return;
   const counts: MapCounts = map.counts;
   countsTable.dataset.counts = JSON.stringify(counts);
-  const row = (name: string, cells: (number | string)[]) =>
-    `<tr><th scope="row">${name}</th>${cells.map((c) => `<td>${c}</td>`).join('')}</tr>`;
+  const row = (name: string, cells: number[]) =>
+    `<tr><th scope="row">${name}</th>${cells.map((c) => `<td>${c.toLocaleString('en')}</td>`).join('')}</tr>`;
   const sum = (k: 'requested' | 'verified' | 'refused') => counts.mirrors.reduce((n, m) => n + m[k], 0);
+  // Four columns, so the table fits a phone's width: the file's totals go on the line above it.
+  totals.textContent =
+    `${counts.groups.toLocaleString('en')} groups of 16 KiB in the file; ` +
+    `${counts.stored.toLocaleString('en')} stored before this run.`;
   countsTable.tBodies[0].innerHTML = [
     ...MIRRORS.map((m, i) => {
       const c = counts.mirrors[i];
-      return row(`Mirror ${m.toUpperCase()}`, ['', '', c.requested, c.verified, c.refused]);
+      return row(`Mirror ${m.toUpperCase()}`, [c.requested, c.verified, c.refused]);
     }),
-    row('All', [counts.groups, counts.stored, sum('requested'), sum('verified'), sum('refused')]),
+    row('All', [sum('requested'), sum('verified'), sum('refused')]),
   ].join('');
 }
 

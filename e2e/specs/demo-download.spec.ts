@@ -1,6 +1,7 @@
 // The demo's Download page through its UI, in all three engines, against the demo server's two
 // mirrors (servers/download-mirrors.ts, mounted at /demo/dist/mirrors/): with one mirror hostile
-// the file still ends verified (its hash compared with the official implementation's), and the
+// from the start (flipping, too long, 503) or turned hostile mid-download (stalling, gone) the file
+// still ends verified (its hash compared with the official implementation's), and the
 // map's counts are the server's; a reload mid-download goes on from what the browser stored and
 // the mirrors send only the groups that were missing. The specs use the server's 32 MiB asset
 // (`?asset=small`); the demo's own is 256 MiB, the same code.
@@ -199,4 +200,65 @@ test.describe('demo: the Download page', () => {
     });
     expect(sent, 'only the missing bytes were sent').toBe(size - counts.storedBytes);
   });
+
+  for (const [mode, why] of [
+    ['stall', /sent nothing for 4000 ms/],
+    ['gone', /failed: /],
+  ] as const) {
+    test(`mirror A switched to ${mode} mid-download: B finishes it, verified, and the page shows A demoted and why`, async ({
+      demoPage,
+    }) => {
+      test.setTimeout(300_000);
+      const { root } = await officialRoot();
+      await openEmpty(demoPage);
+      // 20 Mbit/s a mirror: the 32 MiB take several seconds, time to switch A part-way.
+      await setMirror(demoPage, 'a', 'honest', '2500000');
+      await setMirror(demoPage, 'b', 'honest', '2500000');
+      const id = await session(demoPage);
+      await demoPage.evaluate(() => (document.getElementById('dl-start') as HTMLButtonElement).click());
+      await demoPage.waitForFunction(
+        () => (document.getElementById('dl-progress') as HTMLProgressElement).value >= 0.2,
+        { timeout: 120_000 },
+      );
+      await setMirror(demoPage, 'a', mode, '2500000');
+      const { state, text, hash, counts } = await waitForVerdict(demoPage);
+      expect(state, text).toBe('verified');
+      expect(hash, 'the stored file, hashed again in the page').toBe(root);
+
+      const server = await serverCounts(id);
+      const [a, b] = counts.mirrors;
+      expect(a!.verified + b!.verified, 'every group verified once').toBe(counts.groups);
+      // A closed connection without an answer is sent again by the browser itself (each engine
+      // resends an idempotent request once or more), so a gone mirror sees more than the page asked.
+      if (mode === 'gone') expect(server.a.groupsAsked).toBeGreaterThanOrEqual(a!.requested);
+      else
+        expect(a!.requested, "mirror A's groups asked, as the map and the server count them").toBe(
+          server.a.groupsAsked,
+        );
+      expect(b!.requested, "mirror B's groups asked").toBe(server.b.groupsAsked);
+      expect(b!.verified).toBe(server.b.groupsAsked);
+      expect(server.b.faults).toBe(0);
+      expect(server.a.faults, `mirror A ${mode} after the switch`).toBeGreaterThan(0);
+      // What A verified before the switch stays; what it then failed was refused and fetched from B.
+      expect(a!.verified).toBeGreaterThan(0);
+      expect(a!.refused).toBeGreaterThan(0);
+      const shownA = await demoPage.evaluate(() => ({
+        state: document.getElementById('dl-state-a')!.dataset.state,
+        note: document.getElementById('dl-note-a')!.textContent ?? '',
+        stateB: document.getElementById('dl-state-b')!.dataset.state,
+      }));
+      expect(['demoted', 'dropped']).toContain(shownA.state);
+      expect(shownA.note).toMatch(why);
+      expect(shownA.stateB).toBe('active');
+      // Honest again, from here: a stalled answer the browser still holds ends now.
+      await fetch(fixtureUrl(`/demo/dist/mirrors/${id}/a/behaviour`), {
+        method: 'POST',
+        body: JSON.stringify({ mode: 'honest', rate: 0 }),
+      });
+      test.info().annotations.push({
+        type: mode,
+        description: `mirror A ${shownA.state} (${shownA.note}); the page asked A for ${a!.requested} groups (the server saw ${server.a.groupsAsked}), ${a!.verified} verified, ${a!.refused} refused; B ${b!.verified} verified`,
+      });
+    });
+  }
 });

@@ -6,7 +6,13 @@
 import type { DemoPage } from '../fixtures/demo-page.ts';
 import { expect, test } from '../fixtures/demo-page.ts';
 
-type Manifest = { size: number; flipAt: number; stale: { start: number; end: number }; controlUrl: string };
+type Manifest = {
+  url: string;
+  size: number;
+  flipAt: number;
+  stale: { start: number; end: number };
+  controlUrl: string;
+};
 type Row = { load: string; asked: string; answered: string; outcome: string; bytes: number; why: string };
 type CdnLog = { what: string; range: string | null; bytes: number; tampered?: string }[];
 
@@ -99,45 +105,20 @@ function status(page: DemoPage): Promise<{ state: string; text: string; from: nu
   });
 }
 
-test.describe('demo: a video from a hostile CDN', () => {
-  // WebKitGTK says it plays WebM (VP8, Opus), but here its player's first request reaches the
-  // service worker without a Range header and the worker's fetch of the clip fails ("Load
-  // failed"), so it never has metadata: not yet understood, see docs/media.md.
-  test.skip(({ engine }) => engine === 'webkit', 'WebKitGTK: the worker cannot fetch the clip for its player yet');
-  test('plays, and a seek fetches only the bytes around the new position', async ({ demoPage }, testInfo) => {
-    const media = await openVideo(demoPage);
-    const seeks: Record<string, number> = {};
-    for (const to of [45, 20, 8]) {
-      // Counted from a quiet start: the player's reading after the previous load or seek has ended.
-      for (let last = -1, i = 0; i < 20; i++) {
-        const now = (await cdn(demoPage)).counters.contentBytes;
-        if (now === last) break;
-        last = now;
-        await new Promise((r) => setTimeout(r, 1000));
-      }
-      await cdn(demoPage, '&reset');
-      // Counted when the player has the frame at the new position: what the seek needed, before
-      // the player reads ahead (Firefox reads on while paused, up to a minute of the clip).
-      const { at, bytes } = await demoPage.evaluate(async (to) => {
-        const video = document.getElementById('video') as HTMLVideoElement;
-        const { controlUrl } = (await (await fetch('./media.json')).json()) as { controlUrl: string };
-        const seeked = new Promise((resolve) => video.addEventListener('seeked', resolve, { once: true }));
-        video.currentTime = to;
-        await seeked;
-        const state = await (await fetch(`${controlUrl}?s=${document.body.dataset.session}`)).json();
-        return { at: video.currentTime, bytes: state.counters.contentBytes as number };
-      }, to);
-      expect(at).toBeCloseTo(to, 0);
-      seeks[`${to} s`] = bytes;
-    }
-    testInfo.annotations.push({
-      type: 'content bytes the CDN sent per seek (paused)',
-      description: `${JSON.stringify(seeks)} of ${media.size}`,
-    });
-    // The worker's answers are 256 KiB each (its maxRangeBytes), each with the final chunk that
-    // proves the length: a seek takes one or two of them, far below the 3.6 MB clip.
-    for (const bytes of Object.values(seeks)) expect(bytes).toBeLessThan(media.size / 4);
+/**
+ * WebKitGTK plays the clip through the worker (since the worker's request to the CDN stopped
+ * carrying the player's Icy-MetaData): it gets metadata, seeks, and stops at a tampered region
+ * with the reason. But here its playback after a seek or a fresh load of the player sometimes
+ * stalls for good (no 'seeked', or a clock that stays put), so the tests that play skip it:
+ * docs/media.md.
+ */
+const WEBKIT_PLAYBACK = 'WebKitGTK: playback after a seek or a reload of the player stalls at times';
 
+test.describe('demo: a video from a hostile CDN', () => {
+  test('plays, and seeks', async ({ demoPage, engine }) => {
+    test.skip(engine === 'webkit', WEBKIT_PLAYBACK);
+    await openVideo(demoPage);
+    for (const to of [45, 20, 8]) expect(await seekTo(demoPage, to)).toBeCloseTo(to, 0);
     const played = await playUntil(demoPage, 10.5);
     expect(played.reached).toBe(true);
     const all = await rows(demoPage);
@@ -147,10 +128,110 @@ test.describe('demo: a video from a hostile CDN', () => {
     await demoPage.screenshot('video-playing');
   });
 
+  test('a seek far from anything buffered fetches only the bytes around the new position', async ({
+    demoPage,
+    engine,
+  }, testInfo) => {
+    test.skip(engine === 'webkit', WEBKIT_PLAYBACK);
+    const media = await openVideo(demoPage);
+    // A slow CDN (about 8 times the clip's bit rate) and a fresh load: the player's read-ahead
+    // cannot have reached the seek targets, which Firefox's does on this short clip when the
+    // CDN is fast (it reads a paused clip up to a minute ahead).
+    await cdn(demoPage, '&rate=500000');
+    const seeks = await demoPage.evaluate(async () => {
+      const video = document.getElementById('video') as HTMLVideoElement;
+      const { controlUrl, url } = (await (await fetch('./media.json')).json()) as { controlUrl: string; url: string };
+      const control = `${controlUrl}?s=${document.body.dataset.session}`;
+      const sent = async () => (await (await fetch(control)).json()).counters.contentBytes as number;
+      const loaded = new Promise((resolve) => video.addEventListener('loadedmetadata', resolve, { once: true }));
+      video.src = `${url}?s=${document.body.dataset.session}&load=slow`;
+      await loaded;
+      const out: { to: number; at: number; bytes: number; buffered: string }[] = [];
+      // Far from each other and from the start, each taken only if nothing around it is buffered.
+      for (const to of [45, 25, 10, 35, 55]) {
+        if (out.length === 3) break;
+        const near = Array.from({ length: video.buffered.length }, (_, i) => [
+          video.buffered.start(i),
+          video.buffered.end(i),
+        ]);
+        if (near.some(([a, b]) => a! <= to + 2 && to - 2 <= b!)) continue;
+        await fetch(`${control}&reset`, { method: 'POST' });
+        const seeked = new Promise((resolve) => video.addEventListener('seeked', resolve, { once: true }));
+        video.currentTime = to;
+        await seeked;
+        out.push({ to, at: video.currentTime, bytes: await sent(), buffered: JSON.stringify(near) });
+      }
+      return out;
+    });
+    await cdn(demoPage, '&rate=0');
+    testInfo.annotations.push({
+      type: 'content bytes the CDN sent from a seek to its seeked event',
+      description: `${seeks.map((s) => `${s.to} s: ${s.bytes}`).join(', ')} (of ${media.size})`,
+    });
+    expect(seeks.length, `three seek targets away from the buffered ranges ${seeks.at(-1)?.buffered}`).toBe(3);
+    for (const { to, at, bytes } of seeks) {
+      expect(at).toBeCloseTo(to, 0);
+      // Never the rest of the file: the worker answers a seek's bytes=N- in full, but asks the CDN
+      // for it 256 KiB at a time as the player reads.
+      const rest = media.size * (1 - to / 60);
+      expect(bytes, `the seek to ${to} s`).toBeLessThan(rest);
+      // The frame is there after one or two of those pieces and the final chunk that proves the length.
+      expect(bytes, `the seek to ${to} s`).toBeLessThan(media.size / 6);
+    }
+  });
+
+  test("the worker serves a page's range requests verified, and refuses a tampered range", async ({ demoPage }) => {
+    const media = await openVideo(demoPage);
+    await cdn(demoPage, '&mode=flip');
+    const got = await demoPage.evaluate(async ({ url, flipAt }) => {
+      const clip = `${url}?s=${document.body.dataset.session}&load=fetch`;
+      const ask = async (from: number, to: number) => {
+        try {
+          const res = await fetch(clip, { headers: { range: `bytes=${from}-${to}` } });
+          const body = new Uint8Array(await res.arrayBuffer());
+          return {
+            status: res.status,
+            range: res.headers.get('content-range'),
+            length: body.length,
+            head: Array.from(body.subarray(0, 4)),
+          };
+        } catch (e) {
+          return { failed: String(e) };
+        }
+      };
+      return {
+        start: await ask(0, 99),
+        far: await ask(flipAt - 200_000, flipAt - 100_000),
+        bad: await ask(flipAt - 10, flipAt + 10),
+      };
+    }, media);
+    await cdn(demoPage, '&mode=none');
+    // WebM's EBML magic, verified, from the worker.
+    expect(got.start).toEqual({
+      status: 206,
+      range: `bytes 0-99/${media.size}`,
+      length: 100,
+      head: [0x1a, 0x45, 0xdf, 0xa3],
+    });
+    expect(got.far).toMatchObject({ status: 206, length: 100_001 });
+    // The range over the flipped byte is a network error, never bytes.
+    expect(got.bad).toHaveProperty('failed');
+    // Once, or as often as the engine tries again (Firefox does), each naming a changed chunk.
+    const refused = (await rows(demoPage)).filter((r) => r.outcome === 'refused');
+    expect(refused.length).toBeGreaterThan(0);
+    for (const r of refused) {
+      const [, from, to] = /content bytes (\d+)\.\.(\d+)/.exec(r.why) ?? [];
+      expect(Number(from)).toBeLessThanOrEqual(media.flipAt);
+      expect(Number(to)).toBeGreaterThan(media.flipAt);
+    }
+  });
+
   for (const mode of ['flip', 'stale'] as const) {
     test(`the CDN ${mode === 'flip' ? 'flips a byte' : 'serves a stale region'}: playback stops there with the reason, only that region is refused, and seeking past it plays`, async ({
       demoPage,
+      engine,
     }) => {
+      test.skip(engine === 'webkit', WEBKIT_PLAYBACK);
       const media = await openVideo(demoPage);
       const [badFrom, badTo] =
         mode === 'flip' ? [media.flipAt, media.flipAt + 1] : [media.stale.start, media.stale.end];

@@ -10,10 +10,11 @@ import {
   type CheckedOutboard,
   type OutboardSource,
 } from './bao-outboard.js';
-import { ByteReader } from './byte-reader.js';
+import type { ByteReader } from './byte-reader.js';
 import { fetchOrGlobal, type Fetch } from './fetch-option.js';
 import { parseRange, type RangeSpec } from './parse-range.js';
 import { rangeBoundaries } from './range-boundaries.js';
+import { contentFrom, UpstreamPieces, withRange } from './upstream-range.js';
 
 export type VerifiedRangeOptions = {
   /** The Bao outboard encoding of the content (`bao encode --outboard`), or where to fetch it. */
@@ -33,11 +34,12 @@ export type VerifiedRangeOptions = {
    */
   maxOutboardBytes?: number;
   /**
-   * The most content bytes one 206 carries (default: no limit; a whole number of KiB). A range
-   * that asks for more, such as a media element's `bytes=N-`, is answered with its first
-   * `maxRangeBytes` bytes (RFC 9110, section 15.3.7 lets a server send less than asked; media
-   * elements ask again from where the answer ended), so the server is never asked for more than
-   * that at a time and a seek does not start the rest of the file downloading.
+   * The most content bytes one request to the server asks for (default: no limit; a whole
+   * number of KiB). A longer range, such as a media element's `bytes=N-`, is still answered in
+   * full, but fetched that many bytes at a time, each piece only once the body has been read up
+   * to it: a player that reads a little and seeks away leaves the rest of the file unasked. (A
+   * 206 shorter than asked, which RFC 9110 allows, is taken for the end of the file by
+   * WebKitGTK's player, so the answer always covers the whole range.)
    */
   maxRangeBytes?: number;
 };
@@ -70,7 +72,8 @@ function wholeChunks(value: unknown, name: string): number {
 /**
  * Answers `request` with content verified against `hash` through its Bao outboard. With a single
  * `Range: bytes=...` header: a 206 whose bytes were checked, via Bao slices, before they were
- * released; the server is asked only for the range widened to whole 1 KiB chunks. Without one
+ * released; the server is asked only for the range widened to whole 1 KiB chunks (at most
+ * `maxRangeBytes` of them a request, each as the body is read). Without one
  * (or with a form this does not serve, such as several ranges): a 200 whose body is the whole
  * content, verified as it streams (`fetchVerified`).
  *
@@ -131,12 +134,11 @@ async function rangeResponse(
   const boundaries = rangeBoundaries(spec, total);
   if (boundaries === undefined)
     return new Response(null, { status: 416, headers: { 'content-range': `bytes */${total}` } });
-  const { first } = boundaries;
-  const last = Math.min(boundaries.last, first + maxRangeBytes - 1);
+  const { first, last } = boundaries;
   const bounds = baoSliceBounds(total, first, last + 1 - first);
-  const upstream = await doFetch(withRange(request, bounds.start, bounds.end - 1));
+  const body = new UpstreamPieces(request, hash, bounds.start, bounds.end, maxRangeBytes, doFetch);
+  const upstream = await body.open();
   if (!upstream.ok) return notContent(upstream, hash);
-  const body = await contentFrom(upstream, bounds.start, hash);
   const windows = verifiedWindows(body, hash, outboard, bounds.start, bounds.end, first, last + 1, windowBytes);
   // The first window is checked before the response exists: a range up to one window is a
   // verified 206 or an error, never a 206 that fails later.
@@ -167,25 +169,9 @@ async function rangeResponse(
   return new Response(stream, { status: 206, statusText: 'Partial Content', headers });
 }
 
-/** The body of a range response as a reader positioned at content byte `start`. */
-async function contentFrom(response: Response, start: number, hash: Uint8Array): Promise<ByteReader> {
-  const reader = new ByteReader(response.body);
-  if (response.status === 206) {
-    const m = /^bytes (\d+)-\d+\/(?:\d+|\*)$/.exec(response.headers.get('content-range') ?? '');
-    if (!m || Number(m[1]) !== start) {
-      await reader.cancel();
-      throw IntegrityError.corrupt(
-        hash,
-        `the server answered the range from byte ${start} with Content-Range ${JSON.stringify(response.headers.get('content-range'))}`,
-      );
-    }
-  } else await reader.skip(start); // a 200: the server ignored Range and sent everything
-  return reader;
-}
-
 /** Verified content [from, to) in windows, read from `body` (content from `start`, up to `end`). */
 async function* verifiedWindows(
-  body: ByteReader,
+  body: Pick<ByteReader, 'read' | 'cancel'>,
   hash: Uint8Array,
   outboard: Uint8Array,
   start: number,
@@ -257,12 +243,4 @@ function notContent(response: Response, hash: Uint8Array): Response {
     hash,
     `the server's answer (type ${response.type}, status ${response.status}) cannot be read, so it cannot be checked`,
   );
-}
-
-/** `request` asking for content bytes first..last, or with no Range header when `first` is omitted. */
-function withRange(request: Request, first?: number, last?: number): Request {
-  const headers = new Headers(request.headers);
-  if (first === undefined) headers.delete('range');
-  else headers.set('range', `bytes=${first}-${last}`);
-  return new Request(request.url, { headers, credentials: request.credentials, signal: request.signal });
 }

@@ -86,29 +86,82 @@ describe('fetchVerifiedRange', () => {
     ]);
   });
 
-  it('maxRangeBytes answers a longer range with its first bytes, and asks the server for no more', async () => {
+  it('maxRangeBytes answers the whole range, asking the server for it a piece at a time', async () => {
     const maxRangeBytes = 64 * 1024;
     for (const [header, first, last] of [
       // A media element's open range, from a chunk boundary and from inside a chunk.
-      ['bytes=0-', 0, maxRangeBytes - 1],
-      ['bytes=100000-', 100_000, 100_000 + maxRangeBytes - 1],
-      ['bytes=5-200000', 5, 5 + maxRangeBytes - 1],
-      // Within the limit, or running into the end: as asked.
+      ['bytes=0-', 0, 299_999],
+      ['bytes=100000-', 100_000, 299_999],
+      ['bytes=5-200000', 5, 200_000],
+      // Within the limit: one request.
       ['bytes=1000-2000', 1000, 2000],
       ['bytes=280000-', 280_000, 299_999],
-      ['bytes=-70000', 229_999, 229_999 + maxRangeBytes],
+      ['bytes=-70000', 230_000, 299_999],
     ] as const) {
       const { fetch, log } = origin();
-      const res = await fetchVerifiedRange(get(header), hex, { outboard, fetch, maxRangeBytes });
+      const res = await fetchVerifiedRange(get(header), hex, {
+        outboard,
+        fetch,
+        maxRangeBytes,
+        windowBytes: 16 * 1024,
+      });
       assert.equal(res.status, 206, header);
-      const capped = header === 'bytes=-70000' ? [230_000, 230_000 + maxRangeBytes - 1] : [first, last];
-      assert.equal(res.headers.get('content-range'), `bytes ${capped[0]}-${capped[1]}/${data.length}`, header);
-      assert.deepEqual(new Uint8Array(await res.arrayBuffer()), data.subarray(capped[0]!, capped[1]! + 1), header);
-      // The content request (after the final chunk's) covers the answer widened to whole chunks, no more.
-      const asked = /^bytes=(\d+)-(\d+)$/.exec(log[1]!.range!)!;
-      assert.equal(Number(asked[1]), capped[0]! - (capped[0]! % 1024), header);
-      assert.equal(Number(asked[2]), Math.min(data.length, Math.ceil((capped[1]! + 1) / 1024) * 1024) - 1, header);
+      assert.equal(res.headers.get('content-range'), `bytes ${first}-${last}/${data.length}`, header);
+      assert.equal(res.headers.get('content-length'), String(last + 1 - first), header);
+      assert.deepEqual(new Uint8Array(await res.arrayBuffer()), data.subarray(first, last + 1), header);
+      // After the final chunk's request: the range widened to whole chunks, in pieces of at most
+      // maxRangeBytes, each starting where the one before ended.
+      const pieces = log.slice(1).map((e) => /^bytes=(\d+)-(\d+)$/.exec(e.range!)!.slice(1).map(Number));
+      assert.equal(pieces[0]![0], first - (first % 1024), header);
+      assert.equal(pieces.at(-1)![1], Math.min(data.length, Math.ceil((last + 1) / 1024) * 1024) - 1, header);
+      for (const [i, [a, b]] of pieces.entries()) {
+        assert.ok(b! + 1 - a! <= maxRangeBytes, `${header}: piece ${a}-${b}`);
+        if (i > 0) assert.equal(a, pieces[i - 1]![1]! + 1, header);
+      }
     }
+  });
+
+  it('maxRangeBytes asks for the next piece only when the body is read up to it', async () => {
+    const { fetch, log } = origin();
+    const res = await fetchVerifiedRange(get('bytes=0-'), hex, {
+      outboard,
+      fetch,
+      maxRangeBytes: 64 * 1024,
+      windowBytes: 16 * 1024,
+    });
+    const reader = res.body!.getReader();
+    let read = 0;
+    while (read < 64 * 1024) read += (await reader.read()).value!.length;
+    // The final chunk's request and the first piece: the answer's first 64 KiB came from it.
+    assert.deepEqual(
+      log.map((e) => e.range),
+      ['bytes=299008-299999', 'bytes=0-65535'],
+    );
+    await reader.cancel();
+    assert.equal(log.length, 2, 'a cancelled body asks for nothing more');
+  });
+
+  it("drops a media player's Icy-MetaData from what it asks the server (a header no CORS preflight of a CDN allows)", async () => {
+    const { fetch } = origin();
+    const seen: (string | null)[] = [];
+    const watching = async (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = new Request(input, init);
+      if (!request.url.endsWith('.obao')) seen.push(request.headers.get('icy-metadata'));
+      return fetch(request);
+    };
+    for (const range of ['bytes=1000-', undefined]) {
+      const res = await fetchVerifiedRange(get(range, '', { 'icy-metadata': '1', accept: '*/*' }), hex, {
+        outboard,
+        fetch: watching,
+      });
+      assert.ok(res.ok, String(range));
+      await res.arrayBuffer();
+    }
+    assert.ok(seen.length >= 3);
+    assert.deepEqual(
+      seen,
+      seen.map(() => null),
+    );
   });
 
   it('a tampered byte in the range, or in a chunk the range touches, rejects with an IntegrityError', async () => {
