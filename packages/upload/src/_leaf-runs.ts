@@ -1,18 +1,20 @@
-// An upload's Bao outboard as the verifying store builds it over any DataStore: while bytes pass,
-// the chaining values of their whole leaves are kept in the key-value store in runs of at most
-// `stateEvery` bytes (a run per request at least), so every instance adds to the same upload's
-// leaves and nothing another instance needs stays in one process or on one disk. At the finish
-// the runs, and the stored bytes of any stretch they miss, go through OutboardBuilder, which
-// makes the parents and writes the outboard.
+// An upload's leaves as the verifying store hashes its bytes: each byte once. While bytes pass,
+// whole leaves are hashed a batch at a time where they lie (`hashSubtrees`), and their chaining
+// values go to the upload's hash state, whose stack merges them: the root follows from the
+// leaves. With an outboard, the chaining values are also kept in the key-value store in runs of
+// at most `stateEvery` bytes (a run per request at least), so every instance adds to the same
+// upload's leaves and nothing another instance needs stays in one process or on one disk. At the
+// finish the runs, and the stored bytes of any stretch they miss, go through OutboardBuilder,
+// which makes the parents and writes the outboard.
 //
 // A run of bytes [start, end) is self-contained: the bytes up to the first leaf boundary (head),
 // the chaining values of the whole leaves after it but the last, and the last leaf's bytes
 // (tail, 1 to one leaf): the last leaf is hashed only once a byte follows it, since it is the
 // root's when it is the only one. Bound to the upload and the leaf size, and checksummed.
 import { blake3 } from '@blake3-web/core';
-import { hashSubtrees } from '@blake3-web/core/hazmat';
-import { concatBytes } from '@blake3-web/stream/_internal';
+import { hashSubtrees, type Mode } from '@blake3-web/core/hazmat';
 import { describe } from './_assert.js';
+import type { SharedHashState } from './_shared-state.js';
 import { CheckpointError } from './checkpoint.js';
 
 export const LEAF_RUN_FORMAT = 'blake3-web/upload-leaf-run';
@@ -51,10 +53,17 @@ function checksumOf(r: Omit<LeafRunRecord, 'check'>): string {
   return Buffer.from(blake3(text, { context: 'blake3-web upload leaf run v1', dkLen: 16 })).toString('hex');
 }
 
-/** The leaves of the bytes of one upload from `start`, as they pass. */
+/**
+ * The leaves of the bytes of one upload from `start`, as they pass into its hash state: the bytes
+ * before the first leaf boundary as they are, the whole leaves as chaining values. With `keep`,
+ * also what the run is made of (`record`).
+ */
 export class LeafRun {
   readonly start: number;
   readonly #leafBytes: number;
+  readonly #state: SharedHashState;
+  readonly #mode: Mode;
+  readonly #keep: boolean;
   #end: number;
   readonly #head: Uint8Array[] = [];
   readonly #cvs: Uint8Array[] = [];
@@ -62,10 +71,15 @@ export class LeafRun {
   readonly #leaf: Uint8Array;
   #fill = 0;
 
-  constructor(start: number, leafBytes: number) {
+  /** `state` must stand at `start`; `mode` is its mode. */
+  constructor(start: number, leafBytes: number, state: SharedHashState, mode: Mode, keep: boolean) {
+    if (state.offset !== start) throw new RangeError(`the hash state stands at ${state.offset}, not at ${start}`);
     this.start = start;
     this.#end = start;
     this.#leafBytes = leafBytes;
+    this.#state = state;
+    this.#mode = mode;
+    this.#keep = keep;
     this.#leaf = new Uint8Array(leafBytes);
   }
 
@@ -79,19 +93,21 @@ export class LeafRun {
     const boundary = Math.ceil(this.start / leafBytes) * leafBytes;
     if (this.#end < boundary) {
       const n = Math.min(boundary - this.#end, bytes.length);
-      this.#head.push(bytes.slice(0, n));
+      const head = bytes.subarray(0, n);
+      if (this.#keep) this.#head.push(head.slice());
+      this.#state.write(this.#end, head);
       this.#end += n;
       i = n;
     }
     while (i < bytes.length) {
       if (this.#fill === leafBytes) {
-        this.#cvs.push(hashSubtrees(this.#leaf, this.#end - leafBytes, leafBytes));
+        this.#leaves(this.#end - leafBytes, this.#leaf);
         this.#fill = 0;
       }
       if (this.#fill === 0) {
         const whole = Math.floor((bytes.length - i - 1) / leafBytes);
         if (whole > 0) {
-          this.#cvs.push(hashSubtrees(bytes.subarray(i, i + whole * leafBytes), this.#end, leafBytes));
+          this.#leaves(this.#end, bytes.subarray(i, i + whole * leafBytes));
           i += whole * leafBytes;
           this.#end += whole * leafBytes;
         }
@@ -104,16 +120,26 @@ export class LeafRun {
     }
   }
 
+  /**
+   * Brings the hash state to `end`: the bytes of the leaf held back go into it as bytes (once its
+   * leaf is whole and followed, the state takes the rest of it from its bytes, not its value).
+   */
+  settle(): void {
+    this.#state.write(this.#end - this.#fill, this.#leaf.subarray(0, this.#fill));
+  }
+
+  /** Whole leaves at `at`, which more bytes follow: hashed once, into the state (and the run). */
+  #leaves(at: number, bytes: Uint8Array): void {
+    const cvs = hashSubtrees(bytes, at, this.#leafBytes, this.#mode);
+    if (this.#keep) this.#cvs.push(cvs);
+    this.#state.writeSubtrees(at, bytes, cvs, this.#leafBytes);
+  }
+
   /** The run as stored. */
   record(upload: string): LeafRunRecord {
-    const cvs = concatBytes(
-      this.#cvs,
-      this.#cvs.reduce((n, c) => n + c.length, 0),
-    );
-    const head = concatBytes(
-      this.#head,
-      this.#head.reduce((n, c) => n + c.length, 0),
-    );
+    if (!this.#keep) throw new Error('LeafRun.record: a run made without keep has no record');
+    const cvs = Buffer.concat(this.#cvs);
+    const head = Buffer.concat(this.#head);
     const fields = {
       format: LEAF_RUN_FORMAT,
       upload,
