@@ -11,13 +11,19 @@
 // the chaining values of the whole leaves after it but the last, and the last leaf's bytes
 // (tail, 1 to one leaf): the last leaf is hashed only once a byte follows it, since it is the
 // root's when it is the only one. Bound to the upload and the leaf size, and checksummed.
-import { blake3 } from '@blake3-web/core';
+import { blake3, CHUNK_LEN } from '@blake3-web/core';
 import { hashSubtrees, type Mode } from '@blake3-web/core/hazmat';
 import { describe } from './_assert.js';
 import type { SharedHashState } from './_shared-state.js';
 import { CheckpointError } from './checkpoint.js';
 
 export const LEAF_RUN_FORMAT = 'blake3-web/upload-leaf-run';
+
+/**
+ * Content whose leaves' values wait before they go into the hash state: merged there a level of
+ * parents at a time, batches of fewer than 4 parents go to the JS jobs, not the SIMD kernel.
+ */
+const PENDING_BYTES = 1 << 20;
 
 /** A run as stored: plain JSON. */
 export type LeafRunRecord = {
@@ -70,6 +76,15 @@ export class LeafRun {
   /** The last leaf begun at a boundary: held until a byte follows it. */
   readonly #leaf: Uint8Array;
   #fill = 0;
+  /**
+   * Chaining values of leaves hashed and not yet in the state, from `#pendingAt`: they go in
+   * PENDING_BYTES of content at a time, so their merges run in large batches.
+   */
+  readonly #pending: Uint8Array;
+  #pendingLen = 0;
+  #pendingAt = 0;
+  /** The last 1024 bytes of the pending leaves. */
+  readonly #lastChunk = new Uint8Array(CHUNK_LEN);
 
   /** `state` must stand at `start`; `mode` is its mode. */
   constructor(start: number, leafBytes: number, state: SharedHashState, mode: Mode, keep: boolean) {
@@ -81,6 +96,7 @@ export class LeafRun {
     this.#mode = mode;
     this.#keep = keep;
     this.#leaf = new Uint8Array(leafBytes);
+    this.#pending = new Uint8Array(Math.max(1, PENDING_BYTES / leafBytes) * 32);
   }
 
   get end(): number {
@@ -121,18 +137,42 @@ export class LeafRun {
   }
 
   /**
-   * Brings the hash state to `end`: the bytes of the leaf held back go into it as bytes (once its
-   * leaf is whole and followed, the state takes the rest of it from its bytes, not its value).
+   * Brings the hash state to `end`: the pending leaves' values, then the bytes of the leaf held
+   * back (once that leaf is whole and followed, the state takes the rest of it as bytes).
    */
   settle(): void {
+    this.#flush();
     this.#state.write(this.#end - this.#fill, this.#leaf.subarray(0, this.#fill));
   }
 
-  /** Whole leaves at `at`, which more bytes follow: hashed once, into the state (and the run). */
+  /** Whole leaves at `at`, which more bytes follow: hashed once, for the state (and the run). */
   #leaves(at: number, bytes: Uint8Array): void {
-    const cvs = hashSubtrees(bytes, at, this.#leafBytes, this.#mode);
+    const leafBytes = this.#leafBytes;
+    const cvs = hashSubtrees(bytes, at, leafBytes, this.#mode);
     if (this.#keep) this.#cvs.push(cvs);
-    this.#state.writeSubtrees(at, bytes, cvs, this.#leafBytes);
+    const count = cvs.length / 32;
+    let i = 0;
+    // The leaf held back at a settle: the state took its first bytes, the rest go in as bytes.
+    if (this.#pendingLen === 0 && this.#state.offset > at) {
+      this.#state.write(at, bytes.subarray(0, leafBytes));
+      i = 1;
+    }
+    while (i < count) {
+      if (this.#pendingLen === 0) this.#pendingAt = at + i * leafBytes;
+      const n = Math.min(count - i, (this.#pending.length - this.#pendingLen) / 32);
+      this.#pending.set(cvs.subarray(i * 32, (i + n) * 32), this.#pendingLen);
+      this.#pendingLen += n * 32;
+      i += n;
+      this.#lastChunk.set(bytes.subarray(i * leafBytes - CHUNK_LEN, i * leafBytes));
+      if (this.#pendingLen === this.#pending.length) this.#flush();
+    }
+  }
+
+  #flush(): void {
+    if (this.#pendingLen === 0) return;
+    const cvs = this.#pending.subarray(0, this.#pendingLen);
+    this.#state.writeSubtrees(this.#pendingAt, cvs, this.#leafBytes, this.#lastChunk);
+    this.#pendingLen = 0;
   }
 
   /** The run as stored. */

@@ -170,30 +170,16 @@ export class SharedHashState {
   }
 
   /**
-   * Takes consecutive whole subtrees of `subtreeLen` bytes from `at` (at most `offset`, a
-   * multiple of `subtreeLen`), more bytes following them, hashed elsewhere: `bytes` and their
-   * chaining values `cvs`. The subtrees that reach back before `offset` (bytes the state took
-   * already) are taken for their other bytes instead.
+   * Takes consecutive whole subtrees of `subtreeLen` bytes from `at` (`offset`, a multiple of
+   * `subtreeLen`), more bytes following them, hashed elsewhere: their chaining values `cvs`, and
+   * `lastChunk`, the last 1024 bytes they cover.
    */
-  writeSubtrees(at: number, bytes: Uint8Array, cvs: Uint8Array, subtreeLen: number): void {
-    const before = this.offset;
-    if (at > before)
-      throw new RangeError(`offset must be at most ${before} (the bytes before it are not hashed yet), got ${at}`);
-    if (bytes.length !== (cvs.length / 32) * subtreeLen)
-      throw new RangeError(
-        `bytes must be ${cvs.length / 32} subtrees of ${subtreeLen} bytes, got ${bytes.length} bytes`,
-      );
-    if (at < before) {
-      const taken = Math.min(Math.ceil((before - at) / subtreeLen), cvs.length / 32) * subtreeLen;
-      this.write(at, bytes.subarray(0, taken));
-      at += taken;
-      bytes = bytes.subarray(taken);
-      cvs = cvs.subarray((taken / subtreeLen) * 32);
-      if (cvs.length === 0) return;
-    }
+  writeSubtrees(at: number, cvs: Uint8Array, subtreeLen: number, lastChunk: Uint8Array): void {
+    if (lastChunk.length !== CHUNK_LEN)
+      throw new RangeError(`lastChunk must be ${CHUNK_LEN} bytes, got ${lastChunk.length}`);
     this.#hashGathered();
     this.#hasher.writeSubtrees(at, cvs, subtreeLen);
-    this.#last.set(bytes.subarray(bytes.length - CHUNK_LEN));
+    this.#last.set(lastChunk);
     this.#lastLen = CHUNK_LEN;
   }
 

@@ -125,17 +125,30 @@ export class UploadHasher {
       this.#push(this.#tail);
       this.#tailLen = 0;
     }
-    const count = cvs.length / 32;
-    let at = offset;
-    for (let i = 0; i < count;) {
+    // The largest subtrees their place allows (each starts at a multiple of its own length),
+    // merged a level at a time: every subtree's parents of one level in one batch.
+    const leaves: number[] = [];
+    for (let i = 0, count = cvs.length / 32, at = offset; i < count;) {
       let n = 1;
-      // A subtree starts at a multiple of its own length.
       while (i + 2 * n <= count && (at / subtreeLen) % (2 * n) === 0) n *= 2;
-      let cv = cvs.subarray(i * 32, (i + n) * 32);
-      while (cv.length > 32) cv = mergeManySubtreesNonRoot(cv, this.#mode);
-      this.#stack.push(cv, at, n * subtreeLen);
-      at += n * subtreeLen;
+      leaves.push(n);
       i += n;
+      at += n * subtreeLen;
+    }
+    let parts: Uint8Array[] = [];
+    for (let i = 0, at = 0; i < leaves.length; at += leaves[i++] * 32)
+      parts.push(cvs.subarray(at, at + leaves[i] * 32));
+    for (;;) {
+      const unmerged = parts.filter((part) => part.length > 32);
+      if (unmerged.length === 0) break;
+      const merged = mergeManySubtreesNonRoot(unmerged.length === 1 ? unmerged[0] : joined(unmerged), this.#mode);
+      let at = 0;
+      parts = parts.map((part) => (part.length > 32 ? merged.subarray(at, (at += part.length / 2)) : part));
+    }
+    let at = offset;
+    for (let i = 0; i < parts.length; i++) {
+      this.#stack.push(parts[i], at, leaves[i] * subtreeLen);
+      at += leaves[i] * subtreeLen;
     }
   }
 
@@ -224,4 +237,14 @@ export class UploadHasher {
     this.#stack.push(hashSubtree(subtree, at, this.#mode), at, subtree.length);
     if (this.#expected !== undefined && this.#stack.offset === this.#expected.offset) this.#compare(this.#expected);
   }
+}
+
+function joined(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
 }
