@@ -111,11 +111,12 @@ export const DEFAULT_OUTBOARD: BaoTreeOpts = { chunkGroupLog: 4 };
 type RunList = [number, number][];
 
 /**
- * The leaves a request's bytes are hashed in without `outboard` (16 chunks): each batch of whole
- * leaves goes through the kernel in calls of 64 chunks where they lie in the request's body, and
- * only the bytes of the leaf at each piece's end are copied.
+ * The leaves a request's bytes are hashed in without `outboard` (64 chunks, one kernel call, which
+ * makes their parents too): each batch of whole leaves is hashed where it lies in the request's
+ * body, and only the bytes of the leaf at each piece's end are copied. With leaves of 16 KiB the
+ * merges of their values cost 0.26 s of the wrapper's 1.8 s of CPU per GiB (a profile at load 12).
  */
-const PASS_LEAF_BYTES = 16 << 10;
+const PASS_LEAF_BYTES = 64 << 10;
 
 /** What is appended to an upload's id to name the states saved while its request runs. */
 export const MID_REQUEST_KEY_SUFFIX = '.states';

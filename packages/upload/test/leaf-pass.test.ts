@@ -19,11 +19,11 @@ const MODES = [
 ] as const;
 const seed = testSeed();
 
-it(`hashes each byte once and gives the official root, leaves of 1 and 16 KiB, every mode (seed ${seed})`, () => {
+it(`hashes each byte once and gives the official root, leaves of 1, 16 and 64 KiB, every mode (seed ${seed})`, () => {
   const rng = new Random(seed);
   const cases: { what: string; data: Uint8Array; opts: object; root: string }[] = [];
   for (const { name, opts } of MODES)
-    for (const leafBytes of [1024, 16 * 1024])
+    for (const leafBytes of [1024, 16 * 1024, 64 * 1024])
       for (const keep of [false, true])
         for (let n = 0; n < 6; n++) {
           const size = rng.pick([1, 1024, 1025, 16 * 1024, 16 * 1024 + 1, rng.int(1, 400_000)]);
@@ -44,7 +44,7 @@ it(`hashes each byte once and gives the official root, leaves of 1 and 16 KiB, e
             );
           };
           while (run.end < size) {
-            const piece = rng.pick([0, 1, 1023, 1024, 1025, leafBytes, leafBytes + 1, rng.int(1, 70_000)]);
+            const piece = rng.pick([0, 1, 1023, 1024, 1025, leafBytes, leafBytes + 1, rng.int(1, 200_000)]);
             run.update(data.subarray(run.end, Math.min(size, run.end + piece)));
             const roll = rng.int(0, 9);
             if (roll === 0) {
