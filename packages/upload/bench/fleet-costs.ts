@@ -1,7 +1,8 @@
 // What the verifying wrapper costs, and what it reads back. Not a test.
 //   node --import tsx bench/fleet-costs.ts [MiB] [rounds] [--fleet]
 // 1. CPU per GiB written through a FileStore and an S3Store (gofakes3), each with and without the
-//    wrapper (state in Redis), one instance, requests of 32 MiB, interleaved rounds (the order
+//    wrapper (state in Redis), and the FileStore's wrapper with `outboard` (16 KiB leaves, kept as
+//    the bytes pass; not the finish), one instance, requests of 32 MiB, interleaved rounds (the order
 //    turned each round), medians; the bytes the wrapper read back from the store on that happy
 //    path (expected 0). CPU is every thread's: this process's (getrusage counts all its threads,
 //    libuv's pool included) and the S3 server's and Redis's (from /proc), shown apart too. Not
@@ -61,6 +62,16 @@ const variants: Record<string, () => Made> = {
     const wrapper = new Blake3Store(new FileStore({ directory }), {
       kv: new IoRedisKvStore<HashRecord>(client, 'bench:'),
       read: fileStoreBytes(directory),
+    });
+    return { store: wrapper, wrapper, done: () => rmSync(directory, { recursive: true, force: true }) };
+  },
+  // The outboard's leaves (16 KiB) kept as the bytes pass: the same one pass, plus the leaf runs.
+  'FileStore + outboard': () => {
+    const directory = mkdtempSync(join(tmpdir(), 'blake3-bench-'));
+    const wrapper = new Blake3Store(new FileStore({ directory }), {
+      kv: new IoRedisKvStore<HashRecord>(client, 'bench:'),
+      read: fileStoreBytes(directory),
+      outboard: true,
     });
     return { store: wrapper, wrapper, done: () => rmSync(directory, { recursive: true, force: true }) };
   },
@@ -132,6 +143,9 @@ for (const name of names)
   );
 console.log(
   `wrapper / store: FileStore ${(median(results['FileStore + wrapper']) / median(results.FileStore)).toFixed(2)}x, S3Store ${(median(results['S3Store + wrapper']) / median(results.S3Store)).toFixed(2)}x`,
+);
+console.log(
+  `outboard / wrapper (FileStore): ${(median(results['FileStore + outboard']) / median(results['FileStore + wrapper'])).toFixed(2)}x`,
 );
 console.log(`bytes read back by the wrapper on the happy path: ${readBack}`);
 

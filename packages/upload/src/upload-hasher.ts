@@ -18,7 +18,14 @@
  * @module
  */
 import { blake3, CHUNK_LEN, constantTimeEqual, type Blake3Opts } from '@blake3-web/core';
-import { ChainingValueStack, hashSubtree, leftSubtreeLen, maxSubtreeLen, Mode } from '@blake3-web/core/hazmat';
+import {
+  ChainingValueStack,
+  hashSubtree,
+  leftSubtreeLen,
+  maxSubtreeLen,
+  mergeManySubtreesNonRoot,
+  Mode,
+} from '@blake3-web/core/hazmat';
 import { anumber, aString, aUint8Array, describe } from './_assert.js';
 import { makeCheckpoint, modeName, readCheckpoint, type Checkpoint, type CheckpointState } from './checkpoint.js';
 
@@ -92,6 +99,57 @@ export class UploadHasher {
     this.#tailLen = data.length;
     this.#reachExpected();
     return taken;
+  }
+
+  /**
+   * Takes subtrees hashed elsewhere: `cvs` holds the non-root chaining values (`hashSubtrees`'s,
+   * in this hasher's mode) of consecutive subtrees of `subtreeLen` bytes from `offset`, which must
+   * be where the input taken ends and a multiple of `subtreeLen`. More input must follow them
+   * (the last subtree of the input is the root's). They are merged into the largest subtrees
+   * their place allows, a level of parents at a time, before they join the stack.
+   */
+  writeSubtrees(offset: number, cvs: Uint8Array, subtreeLen: number): void {
+    anumber(offset, 'offset');
+    aUint8Array(cvs, 'cvs');
+    if (offset !== this.offset)
+      throw new RangeError(`offset must be ${this.offset}, where the input taken ends, got ${offset}`);
+    if (!Number.isSafeInteger(subtreeLen) || subtreeLen < CHUNK_LEN || (subtreeLen & (subtreeLen - 1)) !== 0)
+      throw new RangeError(`subtreeLen must be a power of two times ${CHUNK_LEN}, got ${subtreeLen}`);
+    if (offset % subtreeLen !== 0)
+      throw new RangeError(`offset must be a multiple of subtreeLen (${subtreeLen}), got ${offset}`);
+    if (cvs.length % 32 !== 0) throw new RangeError(`cvs must be 32 bytes per subtree, got ${cvs.length} bytes`);
+    if (this.#expected !== undefined) throw new Error('UploadHasher.writeSubtrees while an expected state lies ahead');
+    if (cvs.length === 0) return;
+    // The offset is a chunk boundary: a tail is the full chunk before it, which input now follows.
+    if (this.#tailLen > 0) {
+      this.#push(this.#tail);
+      this.#tailLen = 0;
+    }
+    // The largest subtrees their place allows (each starts at a multiple of its own length),
+    // merged a level at a time: every subtree's parents of one level in one batch.
+    const leaves: number[] = [];
+    for (let i = 0, count = cvs.length / 32, at = offset; i < count;) {
+      let n = 1;
+      while (i + 2 * n <= count && (at / subtreeLen) % (2 * n) === 0) n *= 2;
+      leaves.push(n);
+      i += n;
+      at += n * subtreeLen;
+    }
+    let parts: Uint8Array[] = [];
+    for (let i = 0, at = 0; i < leaves.length; at += leaves[i++] * 32)
+      parts.push(cvs.subarray(at, at + leaves[i] * 32));
+    for (;;) {
+      const unmerged = parts.filter((part) => part.length > 32);
+      if (unmerged.length === 0) break;
+      const merged = mergeManySubtreesNonRoot(unmerged.length === 1 ? unmerged[0] : joined(unmerged), this.#mode);
+      let at = 0;
+      parts = parts.map((part) => (part.length > 32 ? merged.subarray(at, (at += part.length / 2)) : part));
+    }
+    let at = offset;
+    for (let i = 0; i < parts.length; i++) {
+      this.#stack.push(parts[i], at, leaves[i] * subtreeLen);
+      at += leaves[i] * subtreeLen;
+    }
   }
 
   /**
@@ -179,4 +237,14 @@ export class UploadHasher {
     this.#stack.push(hashSubtree(subtree, at, this.#mode), at, subtree.length);
     if (this.#expected !== undefined && this.#stack.offset === this.#expected.offset) this.#compare(this.#expected);
   }
+}
+
+function joined(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
 }

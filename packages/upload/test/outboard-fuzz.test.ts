@@ -8,6 +8,7 @@
 // its file (the store appends them 256 KiB at a time, 4 MiB into a request with 1 KiB leaves).
 // Bounded in time; the seed is in every message (BLAKE3_TEST_SEED=<seed> runs the same cases).
 import { bytesToHex } from '@blake3-web/core';
+import { Mode } from '@blake3-web/core/hazmat';
 import { baoDecode, BaoEncoder } from '@blake3-web/stream';
 import { Random, testSeed } from '@blake3-web/testkit';
 import { Upload } from '@tus/utils';
@@ -22,6 +23,7 @@ import { after, it } from 'node:test';
 import { BAO_VERSION, baoInstall, baoIsPinned, baoPath } from '../../stream/setup/bao-setup.mjs';
 import { LeafRun, type LeafRunRecord } from '../src/_leaf-runs.ts';
 import { OutboardBuilder } from '../src/_outboard-builder.ts';
+import { SharedHashState } from '../src/_shared-state.ts';
 import { Blake3FileStore, ROOT_HEADER, VERIFIED_HEADER, verifyBlake3 } from '../src/tus-server.ts';
 import { STATE_REFUSED_EVENT } from '../src/tus-store.ts';
 
@@ -215,7 +217,7 @@ it('leaf runs that are damaged or of other bytes are never part of an outboard: 
     else {
       // A well-formed run of the same stretch made from other bytes (a store that kept other
       // bytes than passed through it).
-      const other = new LeafRun(0, 1024);
+      const other = new LeafRun(0, 1024, SharedHashState.empty('u', {}), new Mode({}), true);
       other.update(rng.bytes(1 << 20));
       writeFileSync(path, JSON.stringify(other.record('u')));
     }
