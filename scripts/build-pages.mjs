@@ -29,13 +29,13 @@ if (!existsSync(join(root, 'packages/core/dist/index.js'))) {
 
 rmSync(out, { recursive: true, force: true });
 
-// The docs site, with the API reference generated as its own build does.
+// The docs site, as its own build makes it; the build's stamp is no file of the site's.
 const docs = join(root, 'docs');
-must(process.execPath, [join(docs, 'scripts/generate-api.mjs')]);
-must(pnpmBin, ['exec', 'vitepress', 'build', '--outDir', out], {
+must(process.execPath, [join(docs, 'scripts/build-site.mjs'), '--outDir', out], {
   cwd: docs,
   env: { ...env(), DOCS_BASE: base },
 });
+rmSync(join(out, '.build-stamp'), { force: true });
 
 // The demo: relative asset URLs (base './'), so it works under any path; the service workers go
 // beside the pages, as in the demo's own build.
