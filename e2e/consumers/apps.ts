@@ -88,9 +88,18 @@ export const DOWNLOAD_APPS: readonly Pick<
   { name: 'download vite8 build', dir: 'download-vite', install: 'download-vite', mode: 'build', serve: 'dist' },
 ];
 
+/**
+ * The first snippets of the core's and the stream package's READMEs (examples/snippets-vite),
+ * from Vite 8's dev server and its build; the same install holds the CLI its README runs.
+ */
+export const SNIPPET_APPS: readonly Pick<App, 'name' | 'dir' | 'install' | 'mode' | 'serve'>[] = [
+  { name: 'snippets vite8 dev', dir: 'snippets-vite', install: 'snippets-vite', mode: 'dev' },
+  { name: 'snippets vite8 build', dir: 'snippets-vite', install: 'snippets-vite', mode: 'build', serve: 'dist' },
+];
+
 export function installs(): Install[] {
   const seen = new Map<string, Install>();
-  for (const app of [...APPS, ...DOWNLOAD_APPS, NEXT_EDGE]) {
+  for (const app of [...APPS, ...DOWNLOAD_APPS, ...SNIPPET_APPS, NEXT_EDGE]) {
     if (!seen.has(app.install))
       seen.set(app.install, { key: app.install, dir: app.dir, devDependencies: app.devDependencies });
   }
