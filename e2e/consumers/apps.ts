@@ -92,7 +92,10 @@ export const DOWNLOAD_APPS: readonly Pick<
  * The first snippets of the core's and the stream package's READMEs (examples/snippets-vite),
  * from Vite 8's dev server and its build; the same install holds the CLI its README runs.
  */
-export const SNIPPET_APPS: readonly Pick<App, 'name' | 'dir' | 'install' | 'mode' | 'serve'>[] = [
+export const SNIPPET_APPS: readonly Pick<
+  App,
+  'name' | 'dir' | 'install' | 'mode' | 'serve' | 'devDependencies' | 'viteConfig'
+>[] = [
   { name: 'snippets vite8 dev', dir: 'snippets-vite', install: 'snippets-vite', mode: 'dev' },
   { name: 'snippets vite8 build', dir: 'snippets-vite', install: 'snippets-vite', mode: 'build', serve: 'dist' },
 ];
