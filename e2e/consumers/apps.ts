@@ -79,26 +79,25 @@ export type ServerApp = Pick<App, 'name' | 'dir' | 'install' | 'devDependencies'
 // Route handlers on Next's edge runtime, run by `next start` (next-edge.spec.ts, no browser).
 export const NEXT_EDGE: ServerApp = { name: 'next edge', dir: 'next-edge', install: 'next-edge' };
 
-/** The verified-download example (examples/download-vite): Vite 8's dev server and its build. */
-export const DOWNLOAD_APPS: readonly Pick<
-  App,
-  'name' | 'dir' | 'install' | 'mode' | 'serve' | 'devDependencies' | 'viteConfig'
->[] = [
-  { name: 'download vite8 dev', dir: 'download-vite', install: 'download-vite', mode: 'dev' },
-  { name: 'download vite8 build', dir: 'download-vite', install: 'download-vite', mode: 'build', serve: 'dist' },
-];
+/** An example app of its own page (not the bundlers' shared one), as the specs that drive it see it. */
+export type PageApp = Pick<App, 'name' | 'dir' | 'install' | 'mode' | 'serve' | 'devDependencies' | 'viteConfig'>;
+
+/** Such an app from Vite 8's dev server and from its build. */
+function viteDevAndBuild(name: string, dir: string): readonly PageApp[] {
+  return [
+    { name: `${name} vite8 dev`, dir, install: dir, mode: 'dev' },
+    { name: `${name} vite8 build`, dir, install: dir, mode: 'build', serve: 'dist' },
+  ];
+}
+
+/** The verified-download example (examples/download-vite). */
+export const DOWNLOAD_APPS = viteDevAndBuild('download', 'download-vite');
 
 /**
- * The first snippets of the core's and the stream package's READMEs (examples/snippets-vite),
- * from Vite 8's dev server and its build; the same install holds the CLI its README runs.
+ * The first snippets of the core's and the stream package's READMEs (examples/snippets-vite); the
+ * same install holds the CLI its README runs.
  */
-export const SNIPPET_APPS: readonly Pick<
-  App,
-  'name' | 'dir' | 'install' | 'mode' | 'serve' | 'devDependencies' | 'viteConfig'
->[] = [
-  { name: 'snippets vite8 dev', dir: 'snippets-vite', install: 'snippets-vite', mode: 'dev' },
-  { name: 'snippets vite8 build', dir: 'snippets-vite', install: 'snippets-vite', mode: 'build', serve: 'dist' },
-];
+export const SNIPPET_APPS = viteDevAndBuild('snippets', 'snippets-vite');
 
 export function installs(): Install[] {
   const seen = new Map<string, Install>();
