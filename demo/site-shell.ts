@@ -5,27 +5,52 @@ import { basename } from 'node:path';
 
 import type { Plugin } from 'vite';
 
-export const SITE_PAGES: readonly { file: string; title: string }[] = [
+/** A page of the demo; `server` names what of the demo's own server it cannot work without. */
+export type SitePage = { file: string; title: string; server?: string };
+
+export const SITE_PAGES: readonly SitePage[] = [
   { file: 'index.html', title: 'Hash files' },
   { file: 'playground.html', title: 'Playground' },
-  { file: 'upload.html', title: 'Upload' },
-  { file: 'download.html', title: 'Download' },
-  { file: 'video.html', title: 'Video' },
+  { file: 'upload.html', title: 'Upload', server: 'a tus server' },
+  { file: 'download.html', title: 'Download', server: 'two mirrors of a large file' },
+  { file: 'video.html', title: 'Video', server: 'a CDN for the clip' },
   { file: 'bench.html', title: 'Benchmarks' },
 ];
+
+/**
+ * `BLAKE3_DEMO_STATIC=1` builds the demo for a static host (the published site): the pages that
+ * need the demo's server are left out, and the nav says where they run instead.
+ */
+export const STATIC_BUILD = process.env.BLAKE3_DEMO_STATIC === '1';
+
+/** The pages this build makes. */
+export function builtPages(): readonly SitePage[] {
+  return STATIC_BUILD ? SITE_PAGES.filter((p) => p.server === undefined) : SITE_PAGES;
+}
+
+const REPOSITORY = 'https://github.com/blake3-web/blake3-web';
 
 const PLACEHOLDER = '<!-- site-header -->';
 
 export function siteHeader(currentFile: string): string {
-  const links = SITE_PAGES.map(({ file, title }) => {
-    const current = file === currentFile ? ' aria-current="page"' : '';
-    return `<li><a href="./${file}"${current}>${title}</a></li>`;
-  }).join('');
+  const links = builtPages()
+    .map(({ file, title }) => {
+      const current = file === currentFile ? ' aria-current="page"' : '';
+      return `<li><a href="./${file}"${current}>${title}</a></li>`;
+    })
+    .join('');
+  const left = SITE_PAGES.filter((p) => !builtPages().includes(p));
+  const note =
+    left.length === 0
+      ? ''
+      : `<p class="site-note">${left.map((p) => p.title).join(', ')}: these pages need the demo's own ` +
+        `server (${left.map((p) => p.server).join('; ')}); run <code>npm start</code> in a clone of ` +
+        `<a href="${REPOSITORY}">the repository</a>.</p>`;
   return (
     '<header class="site-header"><div class="site-header-inner">' +
     '<a class="brand" href="./index.html"><span class="brand-mark" aria-hidden="true">b3</span>blake3-web</a>' +
     `<nav class="site-nav" aria-label="Pages"><ul>${links}</ul></nav>` +
-    '</div></header>'
+    `</div>${note}</header>`
   );
 }
 

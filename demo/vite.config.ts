@@ -7,7 +7,7 @@ import { docsSite } from './docs-site-plugin.ts';
 import { createDownloadMirrors } from '../servers/download-mirrors.ts';
 import { mediaManifest, startMediaCdn } from '../servers/media-cdn.ts';
 import { createTusUploads, proxyTus } from '../servers/tus-uploads.ts';
-import { siteShell } from './site-shell.ts';
+import { builtPages, siteShell, STATIC_BUILD } from './site-shell.ts';
 
 // Cross-origin isolation gives the page fine-grained timers (performance.now() steps of
 // microseconds instead of 0.1-1 ms), which the timing shown and the benchmarks rely on.
@@ -94,7 +94,10 @@ export default defineConfig({
   // Relative asset URLs: the built site works from any static host and any sub-path.
   base: './',
   plugins: [siteShell(), blobs(), uploads(), mirrors(), mediaCdn(), docsSite()],
-  define: { __BENCH_PEERS__: JSON.stringify(PEERS.map((name) => ({ name, version: peerVersion(name) }))) },
+  define: {
+    __BENCH_PEERS__: JSON.stringify(PEERS.map((name) => ({ name, version: peerVersion(name) }))),
+    __DEMO_STATIC__: JSON.stringify(STATIC_BUILD),
+  },
   server: { host: '127.0.0.1', port: port(), strictPort: true, headers: isolation },
   preview: { host: '127.0.0.1', port: port(), strictPort: true, headers: isolation },
   // The pool's worker imports modules of its own: only module workers can hold them as chunks.
@@ -102,14 +105,13 @@ export default defineConfig({
   build: {
     target: 'es2022',
     rolldownOptions: {
-      input: {
-        main: fileURLToPath(new URL('./index.html', import.meta.url)),
-        bench: fileURLToPath(new URL('./bench.html', import.meta.url)),
-        upload: fileURLToPath(new URL('./upload.html', import.meta.url)),
-        playground: fileURLToPath(new URL('./playground.html', import.meta.url)),
-        download: fileURLToPath(new URL('./download.html', import.meta.url)),
-        video: fileURLToPath(new URL('./video.html', import.meta.url)),
-      },
+      // Every page of the nav (site-shell.ts): `main` for index.html, else the file's name.
+      input: Object.fromEntries(
+        builtPages().map(({ file }) => [
+          file === 'index.html' ? 'main' : file.replace(/\.html$/, ''),
+          fileURLToPath(new URL(`./${file}`, import.meta.url)),
+        ]),
+      ),
     },
   },
 });

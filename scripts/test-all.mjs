@@ -176,7 +176,9 @@ async function e2e() {
 }
 
 async function examples() {
-  heading("examples: each bundler's app from packed tarballs, in Chromium and Firefox");
+  heading(
+    "examples from packed tarballs: each bundler's app, the READMEs' first snippets, in Chromium and Firefox; the CLI",
+  );
   const report = join(resultsDir, 'consumers-report.json');
   rmSync(report, { force: true });
   const started = Date.now();

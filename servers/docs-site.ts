@@ -12,17 +12,18 @@ export const DOCS_PREFIX = '/docs/';
 
 /**
  * Serves the built docs site under /docs/, as connect middleware (the demo's Vite server mounts
- * it) and to the test that opens every page. Anything else goes to `next`.
+ * it) and to the test that opens every page. Anything else goes to `next`. The test also serves
+ * the published site's build (scripts/build-pages.mjs) from its directory under its own prefix.
  */
-export function docsMiddleware(dist: string = DOCS_DIST) {
+export function docsMiddleware(dist: string = DOCS_DIST, prefix: string = DOCS_PREFIX) {
   return (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname === DOCS_PREFIX.slice(0, -1)) {
-      res.writeHead(301, { location: DOCS_PREFIX }).end();
+    if (url.pathname === prefix.slice(0, -1)) {
+      res.writeHead(301, { location: prefix }).end();
       return;
     }
-    if (!url.pathname.startsWith(DOCS_PREFIX) || (req.method !== 'GET' && req.method !== 'HEAD')) return next();
-    let path = decodeURIComponent(url.pathname.slice(DOCS_PREFIX.length));
+    if (!url.pathname.startsWith(prefix) || (req.method !== 'GET' && req.method !== 'HEAD')) return next();
+    let path = decodeURIComponent(url.pathname.slice(prefix.length));
     if (path === '' || path.endsWith('/')) path += 'index.html';
     const file = normalize(join(dist, path));
     if (!file.startsWith(dist + sep)) return void res.writeHead(403).end();

@@ -151,14 +151,17 @@ async function download(): Promise<void> {
   }
 }
 
+const NO_BLOB_STORE =
+  'this host has no blob store (it exists on `npm start` and the dev server, not on a static copy of the site)';
+
 async function blobList(): Promise<BlobInfo[]> {
+  // The static build knows it has no server; asking would only log a 404.
+  if (__DEMO_STATIC__) throw new Error(NO_BLOB_STORE);
   const res = await fetch('./blobs/index.json').catch(() => undefined);
   const type = res?.headers.get('Content-Type') ?? '';
   // A static host answers 404, or its fallback page: either way there is no blob store.
   if (!res?.ok || !type.includes('json')) {
-    throw new Error(
-      'this host has no blob store (it exists on `npm start` and the dev server, not on a static copy of the site)',
-    );
+    throw new Error(NO_BLOB_STORE);
   }
   return (await res.json()) as BlobInfo[];
 }

@@ -41,6 +41,7 @@ const guide: DefaultTheme.SidebarItem[] = [
       { text: 'Support', link: '/support' },
       { text: 'Performance', link: '/BENCHMARKS', items: [{ text: 'The wasm-simd kernel', link: '/wasm-kernel' }] },
       { text: 'Architecture', link: '/ARCHITECTURE' },
+      { text: 'Versions and releases', link: '/versioning', items: [{ text: 'Maintaining', link: '/maintaining' }] },
       { text: 'API', link: '/api/' },
     ],
   },

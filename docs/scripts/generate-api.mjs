@@ -2,17 +2,31 @@
 // Generates the API reference (docs/api/, not committed) from the packages' TSDoc comments with
 // TypeDoc and typedoc-plugin-markdown: one page per export, one module per public entry point, and
 // the sidebar VitePress reads (docs/api/typedoc-sidebar.json).
-import { rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { Application, Converter } from 'typedoc';
-
+import { filesUnder, inputsDigest, isUpToDate, writeStamp } from './build-stamp.mjs';
 import { publicEntryPoints, repoRoot } from './entry-points.mjs';
 
 const out = join(repoRoot, 'docs/api');
+const entries = publicEntryPoints();
+
+// What the reference is made from: the packages' sources and manifests, this generator, and the
+// versions of TypeDoc, its plugins and the types it reads (the lockfile).
+const packages = readdirSync(join(repoRoot, 'packages')).map((dir) => join(repoRoot, 'packages', dir));
+const digest = inputsDigest([
+  ...packages.flatMap((dir) => [join(dir, 'package.json'), ...filesUnder(join(dir, 'src'))]),
+  ...filesUnder(join(repoRoot, 'docs/scripts')),
+  ...['docs/package.json', 'pnpm-lock.yaml', 'tsconfig.base.json'].map((f) => join(repoRoot, f)),
+]);
+if (isUpToDate(out, digest)) {
+  console.log('API reference in docs/api/ is up to date with the packages: not regenerated');
+  process.exit(0);
+}
 rmSync(out, { recursive: true, force: true });
 
-const entries = publicEntryPoints();
+// TypeDoc takes seconds to load: only once the stamp says it has work.
+const { Application, Converter } = await import('typedoc');
 const tsconfig = join(repoRoot, 'node_modules/.cache/blake3-web-docs/tsconfig.json');
 const app = await Application.bootstrapWithPlugins({
   entryPoints: entries.map((e) => join(repoRoot, e.source)),
@@ -56,6 +70,7 @@ const project = await app.convert();
 if (!project) throw new Error('TypeDoc could not convert the packages');
 await app.generateOutputs(project);
 if (app.logger.hasErrors()) process.exit(1);
+writeStamp(out, digest);
 console.log(`API reference for ${entries.length} entry points in docs/api/`);
 
 async function writeTsconfig(file, list) {

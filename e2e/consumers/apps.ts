@@ -79,18 +79,29 @@ export type ServerApp = Pick<App, 'name' | 'dir' | 'install' | 'devDependencies'
 // Route handlers on Next's edge runtime, run by `next start` (next-edge.spec.ts, no browser).
 export const NEXT_EDGE: ServerApp = { name: 'next edge', dir: 'next-edge', install: 'next-edge' };
 
-/** The verified-download example (examples/download-vite): Vite 8's dev server and its build. */
-export const DOWNLOAD_APPS: readonly Pick<
-  App,
-  'name' | 'dir' | 'install' | 'mode' | 'serve' | 'devDependencies' | 'viteConfig'
->[] = [
-  { name: 'download vite8 dev', dir: 'download-vite', install: 'download-vite', mode: 'dev' },
-  { name: 'download vite8 build', dir: 'download-vite', install: 'download-vite', mode: 'build', serve: 'dist' },
-];
+/** An example app of its own page (not the bundlers' shared one), as the specs that drive it see it. */
+export type PageApp = Pick<App, 'name' | 'dir' | 'install' | 'mode' | 'serve' | 'devDependencies' | 'viteConfig'>;
+
+/** Such an app from Vite 8's dev server and from its build. */
+function viteDevAndBuild(name: string, dir: string): readonly PageApp[] {
+  return [
+    { name: `${name} vite8 dev`, dir, install: dir, mode: 'dev' },
+    { name: `${name} vite8 build`, dir, install: dir, mode: 'build', serve: 'dist' },
+  ];
+}
+
+/** The verified-download example (examples/download-vite). */
+export const DOWNLOAD_APPS = viteDevAndBuild('download', 'download-vite');
+
+/**
+ * The first snippets of the core's and the stream package's READMEs (examples/snippets-vite); the
+ * same install holds the CLI its README runs.
+ */
+export const SNIPPET_APPS = viteDevAndBuild('snippets', 'snippets-vite');
 
 export function installs(): Install[] {
   const seen = new Map<string, Install>();
-  for (const app of [...APPS, ...DOWNLOAD_APPS, NEXT_EDGE]) {
+  for (const app of [...APPS, ...DOWNLOAD_APPS, ...SNIPPET_APPS, NEXT_EDGE]) {
     if (!seen.has(app.install))
       seen.set(app.install, { key: app.install, dir: app.dir, devDependencies: app.devDependencies });
   }

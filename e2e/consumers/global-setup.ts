@@ -2,7 +2,7 @@
 // CPU-bound), serves each (the Next.js app by `next start`), and hands the specs their URLs.
 import { join } from 'node:path';
 
-import { APPS, DOWNLOAD_APPS, NEXT_EDGE, URLS_ENV } from './apps.ts';
+import { APPS, DOWNLOAD_APPS, NEXT_EDGE, SNIPPET_APPS, URLS_ENV } from './apps.ts';
 import { appDir, build, inParallel, install, installs, pack } from './prepare.ts';
 import { serveNext, serveStatic, serveViteDev, type Served } from './serve.ts';
 
@@ -14,7 +14,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   // Next's build is the longest: first, so the others share the second core meanwhile.
   const builds = [
     () => build(NEXT_EDGE, '.next'),
-    ...[...APPS, ...DOWNLOAD_APPS].filter((a) => a.mode === 'build').map((a) => () => build(a)),
+    ...[...APPS, ...DOWNLOAD_APPS, ...SNIPPET_APPS].filter((a) => a.mode === 'build').map((a) => () => build(a)),
   ];
   await inParallel(builds, 2, (run) => run());
   console.log(
@@ -24,7 +24,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const served: Served[] = [];
   const urls: Record<string, string> = {};
   try {
-    for (const app of [...APPS, ...DOWNLOAD_APPS]) {
+    for (const app of [...APPS, ...DOWNLOAD_APPS, ...SNIPPET_APPS]) {
       const s =
         app.mode === 'dev'
           ? await serveViteDev(appDir(app), app.viteConfig)

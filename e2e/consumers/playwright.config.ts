@@ -19,9 +19,11 @@ export default defineConfig({
   projects: [
     // HTTP only, no browser: the Next.js app's edge routes.
     { name: 'next-edge', testMatch: 'next-edge.spec.ts' },
+    // No browser: the CLI from its tarball.
+    { name: 'cli', testMatch: 'cli-tarball.spec.ts' },
     {
       name: 'chromium',
-      testIgnore: 'next-edge.spec.ts',
+      testIgnore: ['next-edge.spec.ts', 'cli-tarball.spec.ts'],
       use: {
         browserName: 'chromium',
         launchOptions: { executablePath: BROWSER_PATHS.chromium, args: [...CHROMIUM_ARGS] },
@@ -29,7 +31,7 @@ export default defineConfig({
     },
     {
       name: 'firefox',
-      testIgnore: 'next-edge.spec.ts',
+      testIgnore: ['next-edge.spec.ts', 'cli-tarball.spec.ts'],
       use: { browserName: 'firefox', channel: 'moz-firefox', launchOptions: { executablePath: BROWSER_PATHS.firefox } },
     },
   ],

@@ -1,12 +1,21 @@
 // The built docs site (docs/.vitepress/dist) in Chromium: every page reachable from the landing
 // page opens without a console error or an uncaught exception, every link inside the site leads
 // to a page or file that exists, and every #anchor a link names is an element id on its page.
+// BLAKE3_DOCS_SITE and BLAKE3_DOCS_BASE point it at the published site's build instead
+// (scripts/build-pages.mjs: the docs at the base, the demo's static build under demo/), served
+// under that base as GitHub Pages serves it; the demo's pages are then opened too.
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
 
 import { expect, test } from '../../servers/engine-test.ts';
-import { DOCS_DIST, DOCS_PREFIX, docsMiddleware } from '../../servers/docs-site.ts';
+import { DOCS_DIST, DOCS_PREFIX as LOCAL_PREFIX, docsMiddleware } from '../../servers/docs-site.ts';
+
+const SITE = resolve(process.env.BLAKE3_DOCS_SITE || DOCS_DIST);
+const DOCS_PREFIX = process.env.BLAKE3_DOCS_SITE ? (process.env.BLAKE3_DOCS_BASE ?? '/blake3-web/') : LOCAL_PREFIX;
+const DEMO = `${DOCS_PREFIX}demo/index.html`;
+const hasDemo = existsSync(`${SITE}/demo/index.html`);
 
 test.describe('docs site', () => {
   // One engine is enough to check links; the site is plain VitePress output.
@@ -15,10 +24,12 @@ test.describe('docs site', () => {
   let server: Server | undefined;
   let origin: string;
   test.beforeAll(async () => {
-    if (!existsSync(`${DOCS_DIST}/index.html`)) {
-      throw new Error('no built docs site: run `node scripts/pnpm.mjs --filter @blake3-web/docs run build`');
+    if (!existsSync(`${SITE}/index.html`)) {
+      throw new Error(
+        `no built docs site in ${SITE}: run \`node scripts/pnpm.mjs --filter @blake3-web/docs run build\``,
+      );
     }
-    const serve = docsMiddleware();
+    const serve = docsMiddleware(SITE, DOCS_PREFIX);
     // Chromium asks the origin for /favicon.ico on its own, at a moment of its choosing; the site
     // links no such file, so that probe is not a broken link of the site's.
     const listening = createServer((req, res) =>
@@ -39,8 +50,8 @@ test.describe('docs site', () => {
     const pages = new Map<string, Set<string>>(); // page path -> ids on it
     const anchors: { from: string; path: string; hash: string }[] = [];
     const files = new Map<string, string>(); // a linked non-page path -> the page linking it
-    const queue = [DOCS_PREFIX];
-    const linkedFrom = new Map([[DOCS_PREFIX, 'the start']]); // page path -> the first page linking it
+    const queue = hasDemo ? [DOCS_PREFIX, DEMO] : [DOCS_PREFIX];
+    const linkedFrom = new Map(queue.map((p) => [p, 'the start'])); // page path -> the first page linking it
     while (queue.length > 0) {
       const path = queue.shift()!;
       const response = await request.get(origin + path);
@@ -113,6 +124,11 @@ test.describe('docs site', () => {
     expect(pages.size).toBeGreaterThan(100);
     for (const must of ['guide/getting-started.html', 'support.html', 'SECURITY.html', 'api/']) {
       expect([...pages.keys()]).toContain(DOCS_PREFIX + must);
+    }
+    if (hasDemo) {
+      for (const must of ['index.html', 'playground.html', 'bench.html']) {
+        expect([...pages.keys()]).toContain(`${DOCS_PREFIX}demo/${must}`);
+      }
     }
     expect(problems).toEqual([]);
   });

@@ -1,33 +1,8 @@
 #!/usr/bin/env node
-// Builds the browser worker, ./worker.js with comlink and the core inlined, in two forms:
-// - dist/worker.bundle.js, one self-contained module: module workers do not see a page's import
-//   map, so without a bundler this is the only form a browser can load, and bundlers that follow
-//   new URL(..., import.meta.url) take it as is;
-// - dist/worker-source.js, the same worker minified as a string, which the pool starts from a
-//   blob: URL where a bundler left the first one out.
-// Run after tsc (it bundles dist/).
+// The browser worker, ./worker.js with comlink and the core inlined, bundled as the repository's
+// scripts/bundle-worker.mjs describes. Run after tsc.
 import { build } from 'esbuild';
-import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { bundleWorker } from '../../../scripts/bundle-worker.mjs';
 
-const dist = fileURLToPath(new URL('../dist/', import.meta.url));
-const common = {
-  entryPoints: [`${dist}worker.js`],
-  bundle: true,
-  format: 'esm',
-  platform: 'browser',
-  target: 'es2022',
-  logLevel: 'warning',
-};
-const [, inline] = await Promise.all([
-  build({ ...common, outfile: `${dist}worker.bundle.js`, sourcemap: true, legalComments: 'inline' }),
-  build({ ...common, write: false, minify: true, legalComments: 'inline' }),
-]);
-const source = inline.outputFiles[0].text;
-await Promise.all([
-  writeFile(
-    `${dist}worker-source.js`,
-    `// The browser worker (./worker.bundle.js), minified, as a string.\nexport default ${JSON.stringify(source)};\n`,
-  ),
-  writeFile(`${dist}worker-source.d.ts`, 'declare const source: string;\nexport default source;\n'),
-]);
+await bundleWorker(build, fileURLToPath(new URL('../dist/', import.meta.url)), 'worker', 'The browser worker');
