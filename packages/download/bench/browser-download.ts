@@ -3,10 +3,12 @@
 // `bench`): rounds interleave the two, medians and their ratio are printed with the load average.
 // Then, optionally, the same through the 200 Mbit/s link model of the upload bench (the mirrors'
 // answers paced), a download into OPFS with the browser's memory sampled (the RSS of its whole
-// process tree: page, worker and the rest), and a run where one range arrives with a flipped byte,
+// process tree, and each kind of process in it: the renderer or tab process holding the page and
+// its workers, the network process, the browser's own), beside the same download into a store
+// that drops the bytes and the same ranges fetched unverified, and a run where one range arrives with a flipped byte,
 // reporting how many bytes were fetched twice. Not a test: numbers come from a quiet machine.
 //   node --import tsx packages/download/bench/browser-download.ts [MiB] [rounds] [engines]
-//     [parts: local,link,opfs,discard,corrupt] [OPFS MiB]
+//     [parts: local,link,opfs,discard,plain,corrupt] [OPFS MiB]
 import { baoEncode } from '@blake3-web/stream';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -24,7 +26,7 @@ const args = process.argv.slice(2).filter((a) => a !== '--');
 const size = Number(args[0] ?? 256) * MiB;
 const rounds = Number(args[1] ?? 5);
 const engines = (args[2] ?? 'chromium,firefox').split(',') as ('chromium' | 'firefox')[];
-const parts = new Set((args[3] ?? 'local,link,opfs,discard,corrupt').split(','));
+const parts = new Set((args[3] ?? 'local,link,opfs,discard,plain,corrupt').split(','));
 const opfsSize = Number(args[4] ?? 2048) * MiB;
 const concurrency = 4;
 const rangeSize = 2 * MiB;
@@ -47,11 +49,34 @@ function content(bytes: number) {
   return { file: { content: data, outboard: encoded }, root: Buffer.from(hash).toString('hex') };
 }
 
+/** Resident memory of one process, from /proc/<pid>/status: anonymous, file-backed, shared. */
+type Rss = { anon: number; file: number; shmem: number };
+const ZERO: Rss = { anon: 0, file: 0, shmem: 0 };
+const total = (r: Rss) => r.anon + r.file + r.shmem;
+
 /**
- * Resident memory of a process's descendants (not the process itself), from /proc (Linux):
- * Playwright starts the browser as a child of this process, so this is the browser's whole tree.
+ * What a browser process is, from its command line: Chromium's `--type` (and utility sub-type),
+ * Firefox's content process kind (its last argument), else the browser's main process. The page
+ * and its dedicated workers run in the renderer (Chromium) or a tab process (Firefox).
  */
-function descendantsRss(pid: number): number {
+function processKind(pid: number): string {
+  // Chromium rewrites its processes' titles: the arguments then come joined by spaces.
+  const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split(/[\0 ]/).filter(Boolean);
+  const type = argv.find((a) => a.startsWith('--type='))?.slice(7);
+  if (type) {
+    const sub = argv.find((a) => a.startsWith('--utility-sub-type='))?.slice(19);
+    return sub ? `${type}:${sub.replace(/\.mojom\./, '.')}` : type;
+  }
+  if (argv.includes('-contentproc')) return argv.at(-1) ?? 'content';
+  return 'main';
+}
+
+/**
+ * Resident memory of a process's descendants (not the process itself), from /proc (Linux), by
+ * kind of process: Playwright starts the browser as a child of this process, so this is the
+ * browser's whole tree.
+ */
+function descendantsRss(pid: number): Map<string, Rss> {
   const children = new Map<number, number[]>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -63,18 +88,68 @@ function descendantsRss(pid: number): number {
       // gone meanwhile
     }
   }
-  let total = 0;
+  const kinds = new Map<string, Rss>();
+  const field = (status: string, name: string) =>
+    Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
   const walk = (p: number) => {
     try {
-      const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${p}/status`, 'utf8'));
-      if (rss) total += Number(rss[1]) * 1024;
+      const status = readFileSync(`/proc/${p}/status`, 'utf8');
+      const kind = processKind(p);
+      const r = kinds.get(kind) ?? { ...ZERO };
+      r.anon += field(status, 'RssAnon');
+      r.file += field(status, 'RssFile');
+      r.shmem += field(status, 'RssShmem');
+      kinds.set(kind, r);
     } catch {
       return;
     }
     for (const c of children.get(p) ?? []) walk(c);
   };
   for (const c of children.get(pid) ?? []) walk(c);
-  return total;
+  return kinds;
+}
+
+/** Samples the browser's memory every 250 ms: the peak growth of each kind of process and of the whole tree. */
+function sampleRss(): {
+  stop(): Map<string, Rss & { peak: number; before: number }>;
+  whole(): { before: number; peak: number };
+} {
+  const before = descendantsRss(process.pid);
+  const peaks = new Map<string, number>();
+  let wholePeak = 0;
+  const wholeBefore = [...before.values()].reduce((n, r) => n + total(r), 0);
+  let last = before;
+  const sample = () => {
+    last = descendantsRss(process.pid);
+    let sum = 0;
+    for (const [kind, r] of last) {
+      peaks.set(kind, Math.max(peaks.get(kind) ?? 0, total(r)));
+      sum += total(r);
+    }
+    wholePeak = Math.max(wholePeak, sum);
+  };
+  sample();
+  const timer = setInterval(sample, 250);
+  return {
+    stop() {
+      clearInterval(timer);
+      sample();
+      // What each kind of process holds now beyond what it held before, and its peak.
+      const out = new Map<string, Rss & { peak: number; before: number }>();
+      for (const [kind, r] of last) {
+        const b = before.get(kind) ?? ZERO;
+        out.set(kind, {
+          anon: r.anon - b.anon,
+          file: r.file - b.file,
+          shmem: r.shmem - b.shmem,
+          peak: peaks.get(kind) ?? 0,
+          before: total(b),
+        });
+      }
+      return out;
+    },
+    whole: () => ({ before: wholeBefore, peak: wholePeak }),
+  };
 }
 
 async function openPage(browser: Browser | BrowserContext, url: string): Promise<Page> {
@@ -155,7 +230,7 @@ try {
           `  one flipped byte: ${out.bytes === size ? 'the content' : 'WRONG SIZE'}, ${fetched - size} bytes fetched twice (${((fetched - size) / 1024).toFixed(0)} KiB; bound: a range of ${rangeSize / KiB} KiB less the ${kept / KiB} KiB verified before the flip = ${(rangeSize - kept) / KiB} KiB)`,
         );
       }
-      for (const kind of ['opfs', 'discard'] as const) {
+      for (const kind of ['opfs', 'discard', 'plain'] as const) {
         if (!parts.has(kind)) continue;
         // A profile on disk: a plain launch's pages are off the record, where the engine keeps
         // the origin's files (OPFS included) in memory.
@@ -165,11 +240,9 @@ try {
           const page = await openPage(context, fixture.url);
           const big = opfsSize === size ? main : content(opfsSize);
           const sources = opfsSize === size ? mirrors : await startRangeSources(new Map([['f.bin', big.file]]), 2);
-          const before = descendantsRss(process.pid);
-          let peak = before;
-          const timer = setInterval(() => (peak = Math.max(peak, descendantsRss(process.pid))), 250);
+          const rss = sampleRss();
           const out = await bench(page, {
-            variant: 'verified',
+            variant: kind === 'plain' ? 'plain' : 'verified',
             sources: sources.urls.map((u) => `${u}f.bin`),
             root: big.root,
             size: opfsSize,
@@ -177,12 +250,38 @@ try {
             rangeSize,
             store: kind,
           });
-          clearInterval(timer);
+          const kinds = rss.stop();
+          const whole = rss.whole();
           if (sources !== mirrors) await sources.close();
-          const what = kind === 'opfs' ? 'into OPFS' : 'into a store that drops them (the engine alone)';
+          const what = {
+            opfs: 'into OPFS',
+            discard: 'into a store that drops them (the engine alone)',
+            plain: 'fetched unverified and dropped (fetch alone)',
+          }[kind];
+          const bound = (concurrency * rangeSize) / MiB + 16;
           console.log(
-            `  ${opfsSize / MiB} MiB ${what}: ${(opfsSize / 1e6 / (out.ms / 1000)).toFixed(0)} MB/s; the browser's RSS peaked ${((peak - before) / MiB).toFixed(0)} MiB above its ${(before / MiB).toFixed(0)} MiB (bound: concurrency x range + 16 MiB = ${(concurrency * rangeSize) / MiB + 16} MiB)`,
+            `  ${opfsSize / MiB} MiB ${what}: ${(opfsSize / 1e6 / (out.ms / 1000)).toFixed(0)} MB/s; the browser's RSS peaked ${((whole.peak - whole.before) / MiB).toFixed(0)} MiB above its ${(whole.before / MiB).toFixed(0)} MiB (bound for the page and its workers: concurrency x range + 16 MiB = ${bound} MiB)`,
           );
+          const mib = (n: number) => (n / MiB).toFixed(0);
+          for (const [k, r] of [...kinds].sort((x, y) => y[1].peak - y[1].before - (x[1].peak - x[1].before)))
+            console.log(
+              `    ${k}: peak +${mib(r.peak - r.before)} MiB over ${mib(r.before)}; at the end anonymous ${mib(r.anon)}, file-backed ${mib(r.file)}, shared ${mib(r.shmem)} MiB more than before`,
+            );
+          if (engine === 'chromium') {
+            // Memory the engine gives back when told memory is short is a cache, not a leak.
+            const cdp = await context.newCDPSession(page);
+            await cdp.send('HeapProfiler.collectGarbage');
+            const browserCdp = await context.browser()?.newBrowserCDPSession();
+            await (browserCdp ?? cdp).send(
+              'Memory.simulatePressureNotification' as never,
+              { level: 'critical' } as never,
+            );
+            await new Promise((r) => setTimeout(r, 3000));
+            const after = descendantsRss(process.pid);
+            console.log(
+              `    after a critical memory-pressure signal and 3 s: ${[...after].map(([k, r]) => `${k} ${mib(total(r))}`).join(', ')} MiB`,
+            );
+          }
         } finally {
           await context.close();
           rmSync(profile, { recursive: true, force: true });

@@ -5,6 +5,7 @@
  * the body must hold exactly the bytes asked for, whatever `Content-Length` says.
  * @module
  */
+import { BodyReader } from './_body-reader.js';
 import type { LeafHashes } from './_leaf-hashes.js';
 import { SourceFault, type Source } from './_sources.js';
 import { StallGuard } from './_stall-guard.js';
@@ -28,6 +29,13 @@ export type RangeContext = {
    */
   verified(first: number, bytes: Uint8Array): Promise<void>;
 };
+
+/**
+ * Bytes read before a batch of groups is verified and handed on: one hashing call for many of
+ * the network's small chunks (and fewer awaits and store writes), small enough that a range's
+ * groups are stored as it goes and memory stays a few batches per request.
+ */
+export const BATCH_BYTES: number = 256 * 1024;
 
 /** The failure of something other than the source (the store, an abort): not a fault of it. */
 export class NotTheSource extends Error {
@@ -56,7 +64,7 @@ export async function fetchRange(source: Source, range: RangeRequest, ctx: Range
   headers.set('range', final ? `bytes=${start}-` : `bytes=${start}-${start + fixed - 1}`);
   const where = `bytes ${start}-${final ? '' : start + fixed - 1}`;
   const fault = (why: string, drop: boolean) => new SourceFault(`${where}: ${why}`, drop, why);
-  let body: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  let body: BodyReader | undefined;
   try {
     let response: Response;
     try {
@@ -97,18 +105,14 @@ export async function fetchRange(source: Source, range: RangeRequest, ctx: Range
       }
     } else if (!final) expected = fixed;
     if (!response.body) throw fault('answered 206 with no body', true);
-    body = response.body.getReader();
+    body = new BodyReader(response.body, guard);
     /** The most bytes the body may hold. */
     const limit = expected ?? most;
-    const buffer = new Uint8Array(limit);
-    let filled = 0;
-    /** Bytes of `buffer` verified and handed on. */
-    let checked = 0;
     const g = leaves.groupBytes;
     /** Whole groups end here at most: before the final group, which may be short. */
     const wholeLimit = final ? fixed : limit;
-    const hand = async (firstGroup: number, bytes: Uint8Array, to: number): Promise<void> => {
-      checked = to;
+    const batchBytes = Math.max(g, BATCH_BYTES - (BATCH_BYTES % g));
+    const hand = async (firstGroup: number, bytes: Uint8Array): Promise<void> => {
       guard.pause();
       try {
         await ctx.verified(firstGroup, bytes);
@@ -117,47 +121,52 @@ export async function fetchRange(source: Source, range: RangeRequest, ctx: Range
       }
       guard.alive();
     };
-    /** Verifies the whole groups that arrived and hands on those that match, up to a mismatch. */
-    const verifyArrived = async (): Promise<void> => {
-      const upTo = Math.min(wholeLimit, filled - (filled % g));
-      if (upTo <= checked) return;
-      const firstGroup = range.first + checked / g;
-      const bytes = buffer.subarray(checked, upTo);
-      const ok = leaves.verify(firstGroup, bytes);
-      if (ok > 0) await hand(firstGroup, bytes.subarray(0, ok * g), checked + ok * g);
-      if (ok < bytes.length / g) throw fault(`group ${firstGroup + ok} does not match the root`, true);
-    };
-    for (;;) {
-      let next: ReadableStreamReadResult<Uint8Array>;
+    /** Body bytes received (and their whole groups verified and handed on). */
+    let received = 0;
+    while (received < wholeLimit) {
+      const want = Math.min(batchBytes, wholeLimit - received);
+      const { bytes, n, error } = await body.fill(new Uint8Array(want));
+      // The whole groups that arrived are verified even when the body then failed, so that a
+      // source that sends a bad group is refused for it whatever it does next.
+      const whole = n - (n % g);
+      const firstGroup = range.first + received / g;
+      const ok = whole > 0 ? leaves.verify(firstGroup, bytes.subarray(0, whole)) : 0;
+      if (ok > 0) await hand(firstGroup, bytes.subarray(0, ok * g));
+      if (ok * g < whole) throw fault(`group ${firstGroup + ok} does not match the root`, true);
+      received += n;
+      if (error) throw asFault(error, ctx.signal, (why) => fault(why, false));
+      if (n < want) break;
+    }
+    let tail: Uint8Array | undefined;
+    if (final && received === fixed) {
+      const { bytes, n, error } = await body.fill(new Uint8Array(limit - fixed));
+      if (error) throw asFault(error, ctx.signal, (why) => fault(why, false));
+      received += n;
+      tail = bytes.subarray(0, n);
+    }
+    if (received === limit) {
+      let more: boolean;
       try {
-        next = await guard.race(body.read());
+        more = await body.more();
       } catch (err) {
         throw asFault(err, ctx.signal, (why) => fault(why, false));
       }
-      if (next.done) break;
-      guard.alive();
-      const chunk = next.value;
-      const n = Math.min(chunk.length, limit - filled);
-      buffer.set(chunk.subarray(0, n), filled);
-      filled += n;
-      await verifyArrived();
-      if (n < chunk.length)
+      if (more)
         throw fault(
           `sent more than the ${limit} bytes ${contentRange === null ? 'asked for' : 'of its Content-Range'}`,
           true,
         );
     }
-    if (filled < (expected ?? fixed + 1))
-      throw fault(`ended after ${filled} of ${expected ?? `at least ${fixed + 1}`} bytes`, false);
-    if (!final) return undefined;
-    const tail = buffer.subarray(fixed, filled);
+    if (received < (expected ?? fixed + 1))
+      throw fault(`ended after ${received} of ${expected ?? `at least ${fixed + 1}`} bytes`, false);
+    if (!final || !tail) return undefined;
     if (!leaves.verifyFinal(tail))
       throw fault(`group ${leaves.groups - 1} (the final one, ${tail.length} bytes) does not match the root`, true);
-    await hand(leaves.groups - 1, tail, filled);
-    return start + filled;
+    await hand(leaves.groups - 1, tail);
+    return start + received;
   } finally {
     guard.done();
-    if (body) void body.cancel().catch(() => {});
+    body?.cancel();
   }
 }
 

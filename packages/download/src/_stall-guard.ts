@@ -14,6 +14,15 @@ export class StallGuard {
   #reject: ((err: unknown) => void) | undefined;
   readonly #stopped: Promise<never>;
   readonly #onOuterAbort = () => this.#stop(this.#outer!.reason);
+  /** When bytes last arrived (Date.now()). */
+  #last = 0;
+  readonly #check = () => {
+    const idle = Date.now() - this.#last;
+    this.#timer =
+      idle >= this.#timeout
+        ? (this.#stop(new SourceFault(`sent nothing for ${this.#timeout} ms`, false)), undefined)
+        : setTimeout(this.#check, this.#timeout - idle);
+  };
 
   constructor(stallTimeout: number, outer: AbortSignal | undefined) {
     this.#timeout = stallTimeout;
@@ -31,18 +40,19 @@ export class StallGuard {
     return this.controller.signal;
   }
 
-  /** Bytes arrived: the timeout starts again. */
+  /**
+   * Bytes arrived: the timeout starts again. Called for every network chunk, so it only notes
+   * the time; the one timer, when it fires early, sets itself for the rest.
+   */
   alive(): void {
-    clearTimeout(this.#timer);
-    this.#timer = setTimeout(
-      () => this.#stop(new SourceFault(`sent nothing for ${this.#timeout} ms`, false)),
-      this.#timeout,
-    );
+    this.#last = Date.now();
+    this.#timer ??= setTimeout(this.#check, this.#timeout);
   }
 
   /** Stops the timer while the download, not the source, is busy (a slow store); `alive` restarts it. */
   pause(): void {
     clearTimeout(this.#timer);
+    this.#timer = undefined;
   }
 
   /** `promise`, or the abort or stall, whichever comes first. */
@@ -53,12 +63,12 @@ export class StallGuard {
 
   /** Ends the guard (the request is over). */
   done(): void {
-    clearTimeout(this.#timer);
+    this.pause();
     this.#outer?.removeEventListener('abort', this.#onOuterAbort);
   }
 
   #stop(reason: unknown): void {
-    clearTimeout(this.#timer);
+    this.pause();
     this.#reject?.(reason);
     this.controller.abort(reason);
   }
