@@ -1,6 +1,7 @@
 // Verified downloads in Chromium and Firefox from mirrors on 127.0.0.1 (servers/range-sources.ts),
 // against the same ranges fetched unverified at the same concurrency (servers/pages/download.html's
-// `bench`): rounds interleave the two, medians and their ratio are printed with the load average.
+// `bench`): verified with the bytes dropped and kept in memory, rounds interleaving the three,
+// medians and the ratios printed with the load average.
 // Then, optionally, the same through the 200 Mbit/s link model of the upload bench (the mirrors'
 // answers paced), a download into OPFS with the browser's memory sampled (the RSS of its whole
 // process tree, and each kind of process in it: the renderer or tab process holding the page and
@@ -166,21 +167,33 @@ async function openPage(browser: Browser | BrowserContext, url: string): Promise
 
 const bench = (page: Page, o: object) => page.evaluate((x) => (globalThis as BenchPage).blake3Download!.bench(x), o);
 
-/** Verified against plain, interleaved, through `urls`; prints medians and the ratio. */
+/**
+ * Verified against plain, interleaved (the order turned each round), through `urls`; prints
+ * medians and ratios. `plain` reads each range and drops it, so it is set beside `verified,
+ * dropped` (download() into a store that drops the bytes: the cost of verifying alone) and beside
+ * `verified` (into memoryStore(): the bytes kept and the file's Blob made at the end, as a caller
+ * of download() without a store gets it).
+ */
 async function compare(page: Page, label: string, urls: string[], root: string, bytes: number): Promise<void> {
-  const ms: Record<string, number[]> = { verified: [], plain: [] };
-  for (let r = 0; r < rounds; r++) {
-    for (const variant of r % 2 ? ['plain', 'verified'] : ['verified', 'plain']) {
-      const out = await bench(page, { variant, sources: urls, root, size: bytes, concurrency, rangeSize });
-      if (out.bytes !== bytes) throw new Error(`${label} ${variant}: ${out.bytes} bytes of ${bytes}`);
-      ms[variant].push(out.ms);
+  const variants = [
+    { name: 'plain', o: { variant: 'plain' } },
+    { name: 'verified, dropped', o: { variant: 'verified', store: 'discard' } },
+    { name: 'verified', o: { variant: 'verified', store: 'memory' } },
+  ];
+  const ms: Record<string, number[]> = {};
+  for (let r = 0; r < rounds; r++)
+    for (let i = 0; i < variants.length; i++) {
+      const { name, o } = variants[(i + r) % variants.length]!;
+      const out = await bench(page, { ...o, sources: urls, root, size: bytes, concurrency, rangeSize });
+      if (out.bytes !== bytes) throw new Error(`${label} ${name}: ${out.bytes} bytes of ${bytes}`);
+      (ms[name] ??= []).push(out.ms);
     }
-  }
-  const mbps = (m: number) => bytes / 1e6 / (m / 1000);
-  const v = median(ms.verified);
-  const p = median(ms.plain);
+  const mbps = (m: number) => (bytes / 1e6 / (m / 1000)).toFixed(0);
+  const p = median(ms.plain!);
+  const d = median(ms['verified, dropped']!);
+  const v = median(ms.verified!);
   console.log(
-    `  ${label}: verified ${mbps(v).toFixed(0)} MB/s, plain ${mbps(p).toFixed(0)} MB/s, ratio ${(p / v).toFixed(3)} (${rounds} rounds, load ${load()})`,
+    `  ${label}: plain ${mbps(p)} MB/s; verified, dropped ${mbps(d)} MB/s, ratio ${(p / d).toFixed(3)}; verified into memory ${mbps(v)} MB/s, ratio ${(p / v).toFixed(3)} (${rounds} rounds, load ${load()})`,
   );
 }
 
