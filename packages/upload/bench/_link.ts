@@ -1,7 +1,7 @@
 // A model of a network link for the benchmarks: a TCP proxy on 127.0.0.1 that carries one
-// direction of a connection (the browser's bytes to the server for uploads, the answers back for
-// downloads) at no more than a given rate (a token bucket paced per piece), and the other as it
-// comes. It models a link's bandwidth, not its latency or losses: a real 1 Gbit/s link to a
+// direction of its connections (the browser's bytes to the server for uploads, the answers back
+// for downloads) at no more than a given rate, all connections together (a token bucket paced per
+// piece), and the other as it comes. It models a link's bandwidth, not its latency or losses: a real 1 Gbit/s link to a
 // remote server is where the network, not the CPU, sets the pace.
 import { createServer, connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -17,6 +17,10 @@ export async function startLink(
 ): Promise<{ endpoint: string; close(): Promise<void> }> {
   const url = new URL(target);
   const sockets = new Set<Socket>();
+  // One link, shared by every connection through it (a download's parallel ranges from one
+  // mirror share that mirror's bandwidth): each piece may leave once the link would have carried
+  // everything before it, on any connection.
+  let free = performance.now();
   const server = createServer((client) => {
     const upstream = connect(Number(url.port), url.hostname);
     for (const s of [client, upstream]) {
@@ -25,8 +29,6 @@ export async function startLink(
       s.on('error', () => undefined);
     }
     const [from, to] = direction === 'upstream' ? [client, upstream] : [upstream, client];
-    // Each piece may leave once the link would have carried everything before it.
-    let free = performance.now();
     from.on('data', (piece: Buffer) => {
       const now = performance.now();
       free = Math.max(free, now) + (piece.length / bytesPerSecond) * 1000;
