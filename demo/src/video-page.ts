@@ -86,7 +86,9 @@ navigator.serviceWorker?.addEventListener('message', (e: MessageEvent<MediaRange
   let row = rowOf.get(r.id);
   if (!row) {
     row = rows.insertRow(0);
-    for (let i = 0; i < 6; i++) row.insertCell();
+    // Each cell carries its column's name, shown beside it where the row is stacked (narrow screens).
+    const headers = Array.from(rows.closest('table')!.tHead!.rows[0]!.cells, (th) => th.textContent ?? '');
+    for (let i = 0; i < 6; i++) row.insertCell().dataset.label = headers[i];
     rowOf.set(r.id, row);
     // Which load of the clip asked: each change of the CDN's mode loads it afresh.
     row.dataset.load = new URL(r.url).searchParams.get('load') ?? '';
