@@ -9,6 +9,7 @@
  * @module
  */
 import { readOrStall, STALL_MS } from '@blake3-web/worker/_internal';
+import { joinBytes } from './_join-bytes.js';
 
 type Range = { readonly start: number; readonly end: number; readonly bytes: Promise<Uint8Array> };
 
@@ -73,12 +74,5 @@ export class ReadAhead {
 }
 
 async function concat(parts: Promise<Uint8Array>[]): Promise<Uint8Array> {
-  const pieces = await Promise.all(parts);
-  const out = new Uint8Array(pieces.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of pieces) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return joinBytes(await Promise.all(parts));
 }

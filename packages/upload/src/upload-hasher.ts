@@ -27,6 +27,7 @@ import {
   Mode,
 } from '@blake3-web/core/hazmat';
 import { anumber, aString, aUint8Array, describe } from './_assert.js';
+import { joinBytes } from './_join-bytes.js';
 import { makeCheckpoint, modeName, readCheckpoint, type Checkpoint, type CheckpointState } from './checkpoint.js';
 
 export type UploadHasherOpts = Omit<Blake3Opts, 'dkLen'> & {
@@ -141,7 +142,7 @@ export class UploadHasher {
     for (;;) {
       const unmerged = parts.filter((part) => part.length > 32);
       if (unmerged.length === 0) break;
-      const merged = mergeManySubtreesNonRoot(unmerged.length === 1 ? unmerged[0] : joined(unmerged), this.#mode);
+      const merged = mergeManySubtreesNonRoot(unmerged.length === 1 ? unmerged[0] : joinBytes(unmerged), this.#mode);
       let at = 0;
       parts = parts.map((part) => (part.length > 32 ? merged.subarray(at, (at += part.length / 2)) : part));
     }
@@ -237,14 +238,4 @@ export class UploadHasher {
     this.#stack.push(hashSubtree(subtree, at, this.#mode), at, subtree.length);
     if (this.#expected !== undefined && this.#stack.offset === this.#expected.offset) this.#compare(this.#expected);
   }
-}
-
-function joined(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }
