@@ -169,15 +169,22 @@ test.describe('demo: a video from a hostile CDN', () => {
       description: `${seeks.map((s) => `${s.to} s: ${s.bytes}`).join(', ')} (of ${media.size})`,
     });
     expect(seeks.length, `three seek targets away from the buffered ranges ${seeks.at(-1)?.buffered}`).toBe(3);
+    // The worker answers a seek's bytes=N- in full, but asks the CDN for it a piece at a time
+    // (demo/src/media-ranges.ts) as the player reads.
+    // A piece starts on a 16 KiB group, the unit the outboard proves.
+    const piece = 256 * 1024 + 16 * 1024;
     for (const { to, at, bytes } of seeks) {
       expect(at).toBeCloseTo(to, 0);
-      // Never the rest of the file: the worker answers a seek's bytes=N- in full, but asks the CDN
-      // for it 256 KiB at a time as the player reads.
+      // Never the rest of the file.
       const rest = media.size * (1 - to / 60);
       expect(bytes, `the seek to ${to} s`).toBeLessThan(rest);
-      // The frame is there after one or two of those pieces and the final chunk that proves the length.
-      expect(bytes, `the seek to ${to} s`).toBeLessThan(media.size / 6);
+      // The frame is there after one or two pieces and the final chunk that proves the length (a
+      // chunk and a byte); a third may be the previous position's read-ahead, still in flight
+      // when the counter was reset.
+      expect(bytes, `the seek to ${to} s`).toBeLessThanOrEqual(3 * piece + 1025);
     }
+    // Three seeks together: well under half the file.
+    expect(seeks.reduce((sum, s) => sum + s.bytes, 0)).toBeLessThan(media.size / 2);
   });
 
   test("the worker serves a page's range requests verified, and refuses a tampered range", async ({ demoPage }) => {
