@@ -7,7 +7,11 @@
 //    path (expected 0). CPU is every thread's: this process's (getrusage counts all its threads,
 //    libuv's pool included) and the S3 server's and Redis's (from /proc), shown apart too. Not
 //    counted: the kernel's own threads that write the page cache back to disk.
-// 2. With --fleet: one upload of [MiB] through three instance processes behind a round-robin
+// 2. With --served: the same, but as a server spends it: one tus instance process
+//    (test/_fleet-instance.ts) over a FileStore or an S3Store, with and without the wrapper (and
+//    its check at the finish), receiving the upload from tus-js-client in this process in
+//    requests of 32 MiB; the instance's CPU (HTTP, tus, store, hash) and the services', per GiB.
+// 3. With --fleet: one upload of [MiB] through three instance processes behind a round-robin
 //    proxy (test/_fleet-instance.ts), verified against unverified, wall time, medians.
 // Redis and the S3 server are started here (bootstrap installs them) and stopped after.
 import { blake3, bytesToHex } from '@blake3-web/core';
@@ -28,11 +32,15 @@ import { Blake3Store, fileStoreBytes, s3StoreBytes, type HashRecord } from '../s
 import { freePort, startRedis, startS3 } from '../test/_fleet-services.ts';
 import { median } from './_bench-file.ts';
 
+// The AWS SDK's notice that its 2027 releases need Node 22, once per process, instances included.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 const MiB = 1 << 20;
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const size = Number(args[0] ?? 256) * MiB;
 const rounds = Number(args[1] ?? 3);
 const fleet = process.argv.includes('--fleet');
+const served = process.argv.includes('--served');
 const REQUEST = 32 * MiB;
 
 const data = new Uint8Array(size);
@@ -161,31 +169,78 @@ console.log(`per round, FileStore + wrapper / FileStore: ${perRound('FileStore +
 console.log(`per round, S3Store + wrapper / S3Store: ${perRound('S3Store + wrapper', 'S3Store')}`);
 console.log(`bytes read back by the wrapper on the happy path: ${readBack}`);
 
+const script = fileURLToPath(new URL('../test/_fleet-instance.ts', import.meta.url));
+const root = bytesToHex(blake3(data));
+
+/** An instance process on a free port, started with `env` added to the services'. */
+async function instance(name: string, env: Record<string, string>): Promise<{ port: number; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    env: {
+      ...process.env,
+      INSTANCE: name,
+      PORT: String(port),
+      REDIS_PORT: String(redis.port),
+      S3_ENDPOINT: s3.endpoint,
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise((resolve) => child.stdout!.once('data', resolve));
+  return { port, child };
+}
+
+/** `bytes` uploaded to `endpoint` with their root, in requests of `chunkSize`. */
+const upload = (endpoint: string, chunkSize: number, bytes: Uint8Array = data) =>
+  new Promise<void>((resolve, reject) =>
+    new Upload(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length), {
+      endpoint,
+      chunkSize,
+      headers: { 'Upload-Blake3': bytes === data ? root : bytesToHex(blake3(bytes)) },
+      onSuccess: () => resolve(),
+      onError: reject,
+    }).start(),
+  );
+
+if (served) {
+  const kinds = ['FileStore', 'FileStore + wrapper', 'S3Store', 'S3Store + wrapper'];
+  const cpu: Record<string, number[]> = {};
+  for (let r = 0; r < rounds; r++)
+    for (let i = 0; i < kinds.length; i++) {
+      const kind = kinds[(i + r) % kinds.length]!;
+      const directory = kind.startsWith('FileStore') ? mkdtempSync(join(tmpdir(), 'blake3-bench-')) : undefined;
+      const { port, child } = await instance('served', {
+        UNVERIFIED: kind.endsWith('wrapper') ? '0' : '1',
+        ...(directory === undefined ? {} : { DIRECTORY: directory }),
+      });
+      // Its start (code compiled, connections opened) not counted: a first small upload.
+      await upload(`http://127.0.0.1:${port}/files/`, REQUEST, data.subarray(0, Math.min(size, 8 * MiB)));
+      execFileSync('sync');
+      const before = serverCpu(child.pid) + servicesCpu();
+      await upload(`http://127.0.0.1:${port}/files/`, REQUEST);
+      (cpu[kind] ??= []).push(((serverCpu(child.pid) + servicesCpu() - before) * (1024 * MiB)) / size);
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGKILL');
+      await exited;
+      if (directory !== undefined) rmSync(directory, { recursive: true, force: true });
+    }
+  for (const kind of kinds)
+    console.log(
+      `served, ${kind.padEnd(19)} ${median(cpu[kind]!).toFixed(2)} s/GiB (${cpu[kind]!.map((x) => x.toFixed(2)).join(', ')})`,
+    );
+  console.log(
+    `served, wrapper / store: FileStore ${(median(cpu['FileStore + wrapper']!) / median(cpu.FileStore!)).toFixed(2)}x, S3Store ${(median(cpu['S3Store + wrapper']!) / median(cpu.S3Store!)).toFixed(2)}x`,
+  );
+}
+
 if (fleet) {
-  const script = fileURLToPath(new URL('../test/_fleet-instance.ts', import.meta.url));
-  const root = bytesToHex(blake3(data));
   const times: Record<string, number[]> = { verified: [], unverified: [] };
   for (let r = 0; r < rounds; r++)
     for (const mode of ['verified', 'unverified'] as const) {
-      const children: ChildProcess[] = [];
-      const ports = await Promise.all([0, 1, 2].map(() => freePort()));
-      await Promise.all(
-        ports.map((port, i) => {
-          const child = spawn(process.execPath, ['--import', 'tsx', script], {
-            env: {
-              ...process.env,
-              INSTANCE: `i${i}`,
-              PORT: String(port),
-              REDIS_PORT: String(redis.port),
-              S3_ENDPOINT: s3.endpoint,
-              UNVERIFIED: mode === 'unverified' ? '1' : '0',
-            },
-            stdio: ['ignore', 'pipe', 'inherit'],
-          });
-          children.push(child);
-          return new Promise((resolve) => child.stdout!.once('data', resolve));
-        }),
+      const instances = await Promise.all(
+        [0, 1, 2].map((i) => instance(`i${i}`, { UNVERIFIED: mode === 'unverified' ? '1' : '0' })),
       );
+      const ports = instances.map((x) => x.port);
       let next = 0;
       const proxy = createServer((req, res) => {
         const upstream = request(
@@ -199,19 +254,11 @@ if (fleet) {
       });
       await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
       const started = performance.now();
-      await new Promise<void>((resolve, reject) =>
-        new Upload(Buffer.from(data.buffer, 0, size), {
-          endpoint: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/files/`,
-          chunkSize: 64 * MiB,
-          headers: { 'Upload-Blake3': root },
-          onSuccess: () => resolve(),
-          onError: reject,
-        }).start(),
-      );
+      await upload(`http://127.0.0.1:${(proxy.address() as AddressInfo).port}/files/`, 64 * MiB);
       times[mode].push(performance.now() - started);
       proxy.closeAllConnections();
       proxy.close();
-      children.forEach((c) => c.kill('SIGKILL'));
+      instances.forEach(({ child }) => child.kill('SIGKILL'));
     }
   const [v, u] = [median(times.verified), median(times.unverified)];
   console.log(

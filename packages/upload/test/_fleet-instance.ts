@@ -2,7 +2,9 @@
 // S3Store, its hash state in Redis and the Redis locker, every response naming the instance
 // (`Blake3-Instance`). Configured by its environment; prints `listening <port>` when ready.
 // FLIP_AT flips the byte at that offset of any upload as it arrives on this instance;
-// UNVERIFIED=1 serves the S3Store alone (the benchmark's baseline).
+// UNVERIFIED=1 serves the store alone (the benchmark's baseline); DIRECTORY=<path> puts the
+// bytes in a FileStore there instead of S3 (the benchmark's one instance on local disk).
+import { FileStore } from '@tus/file-store';
 import { S3Store } from '@tus/s3-store';
 import { Server } from '@tus/server';
 import { IoRedisKvStore } from '@tus/utils';
@@ -15,6 +17,7 @@ import {
   Blake3Store,
   ROOT_HEADER,
   s3StoreBytes,
+  fileStoreBytes,
   s3StoreEraser,
   VERIFIED_HEADER,
   verifyBlake3,
@@ -40,18 +43,24 @@ const redis = new Redis({
 });
 redis.on('error', () => undefined);
 
-const s3 = new S3Store({
-  partSize: 5 << 20,
-  s3ClientConfig: {
-    bucket: 'uploads',
-    endpoint: env('S3_ENDPOINT'),
-    region: 'us-east-1',
-    forcePathStyle: true,
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-    credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
-  },
-});
+/** The store this instance serves, and how the wrapper reads back and erases its bytes. */
+function backing(directory: string | undefined) {
+  if (directory !== undefined) return { store: new FileStore({ directory }), read: fileStoreBytes(directory) };
+  const store = new S3Store({
+    partSize: 5 << 20,
+    s3ClientConfig: {
+      bucket: 'uploads',
+      endpoint: env('S3_ENDPOINT'),
+      region: 'us-east-1',
+      forcePathStyle: true,
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+      credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+    },
+  });
+  return { store, read: s3StoreBytes(store), erase: s3StoreEraser(store) };
+}
+const { store, read, erase } = backing(process.env.DIRECTORY);
 
 class FlippingStore extends Blake3Store {
   override write(readable: Readable, id: string, offset: number): Promise<number> {
@@ -70,16 +79,16 @@ class FlippingStore extends Blake3Store {
   }
 }
 
-const datastore = new FlippingStore(s3, {
+const datastore = new FlippingStore(store, {
   kv: new IoRedisKvStore<HashRecord>(redis, 'blake3:'),
-  read: s3StoreBytes(s3),
-  erase: s3StoreEraser(s3),
+  read,
+  erase,
 });
 const locker = new RedisLocker(redis, { ttlMs: 3000, acquireTimeoutMs: 10_000 });
 const unverified = process.env.UNVERIFIED === '1';
 const tus = new Server({
   path: '/files',
-  datastore: unverified ? s3 : datastore,
+  datastore: unverified ? store : datastore,
   locker,
   respectForwardedHeaders: true,
   allowedHeaders: [ROOT_HEADER],
