@@ -42,6 +42,7 @@ import {
 } from './verifying-store.js';
 
 export { ROOT_HEADER, OUTBOARD_SUFFIX };
+export { OutboardUnavailableError } from './_outboard-code.js';
 export {
   MISMATCH_STATUS,
   VERIFIED_HEADER,

@@ -13,6 +13,7 @@ export {
   type StoredBytes,
 } from './verifying-store.js';
 export { fileStoreBytes, s3StoreBytes, s3StoreEraser } from './stored-bytes.js';
+export { OutboardUnavailableError } from './_outboard-code.js';
 export {
   MISMATCH_STATUS,
   VERIFIED_HEADER,

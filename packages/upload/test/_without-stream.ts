@@ -20,7 +20,8 @@ const { mkdtempSync, rmSync } = await import('node:fs');
 const { tmpdir } = await import('node:os');
 const { join } = await import('node:path');
 const { Readable } = await import('node:stream');
-const { Blake3Store, fileStoreBytes } = await import('../src/tus-store.ts');
+const { Blake3Store, fileStoreBytes, OutboardUnavailableError } = await import('../src/tus-store.ts');
+const fromServer = await import('../src/tus-server.ts');
 
 const directory = mkdtempSync(join(tmpdir(), 'blake3-no-stream-'));
 const data = new Uint8Array(100_000).map((_, i) => i % 251);
@@ -41,7 +42,11 @@ try {
     await withOutboard.write(Readable.from([Buffer.from(data)]), 'outboard', 0);
     result.outboard = 'written';
   } catch (e) {
-    result.outboard = { name: (e as Error).name, message: (e as Error).message };
+    result.outboard = {
+      name: (e as Error).name,
+      message: (e as Error).message,
+      exported: e instanceof OutboardUnavailableError && e instanceof fromServer.OutboardUnavailableError,
+    };
   }
   result.offsetAfterRefusal = (await withOutboard.getUpload('outboard')).offset;
 } finally {

@@ -13,6 +13,7 @@ it('a store without outboard works without @blake3-web/stream; one with outboard
   const result = JSON.parse(out.trim().split('\n').at(-1)!);
   assert.equal(result.root, result.expected);
   assert.equal(result.outboard.name, 'OutboardUnavailableError');
+  assert.equal(result.outboard.exported, true, 'the error is the class both server entries export');
   assert.match(result.outboard.message, /opts\.outboard needs @blake3-web\/stream/);
   assert.equal(result.offsetAfterRefusal, 0);
 });
