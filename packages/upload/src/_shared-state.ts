@@ -69,7 +69,12 @@ export class SharedHashState {
   /** The last bytes taken, up to one chunk: the tail is their last `offset - checkpoint offset`. */
   readonly #last = new Uint8Array(CHUNK_LEN);
   #lastLen = 0;
-  /** Bytes taken after the hasher's, not hashed yet (allocated at the first small write). */
+  /**
+   * Bytes taken after the hasher's, not hashed yet: grown as they come, up to GATHER_BYTES. A
+   * state is read back for every request and takes a tail of at most 1 KiB, and then the leaf a
+   * request's body ends in: a buffer of GATHER_BYTES for each was a zero-filled MiB and the GC's
+   * work per request (1.4 ms of CPU per request, most of what a request cost beside its bytes).
+   */
   #gathered: Uint8Array | undefined;
   #gatheredLen = 0;
 
@@ -213,10 +218,16 @@ export class SharedHashState {
       this.#hasher.write(this.#hasher.offset, data);
       return;
     }
-    this.#gathered ??= new Uint8Array(GATHER_BYTES);
+    let gathered = this.#gathered ?? new Uint8Array(0);
+    const needed = Math.min(GATHER_BYTES, this.#gatheredLen + data.length);
+    if (gathered.length < needed) {
+      const grown = new Uint8Array(Math.min(GATHER_BYTES, Math.max(needed, 2 * gathered.length)));
+      grown.set(gathered.subarray(0, this.#gatheredLen));
+      this.#gathered = gathered = grown;
+    }
     while (data.length > 0) {
       const n = Math.min(GATHER_BYTES - this.#gatheredLen, data.length);
-      this.#gathered.set(data.subarray(0, n), this.#gatheredLen);
+      gathered.set(data.subarray(0, n), this.#gatheredLen);
       this.#gatheredLen += n;
       data = data.subarray(n);
       if (this.#gatheredLen === GATHER_BYTES) this.#hashGathered();

@@ -70,3 +70,53 @@ it(`hashes each byte once and gives the official root, leaves of 1, 16 and 64 Ki
   const official = oracle(cases.map(({ data, opts }) => ({ data, length: 32, ...opts })));
   cases.forEach((c, i) => assert.equal(c.root, official[i], c.what));
 });
+
+it(`gives the official root over runs of several MiB, bytes also written as bytes (as read back) in pieces up to 3 MiB (seed ${seed})`, () => {
+  // Past the batch of leaf values a run merges at once (1 MiB of content) and past the bytes a
+  // state gathers before it hashes them (1 MiB), from a state read back as each request starts.
+  const rng = new Random(seed ^ 0x5eed);
+  const cases: { what: string; data: Uint8Array; opts: object; root: string }[] = [];
+  for (const { name, opts } of MODES)
+    for (const leafBytes of [1024, 64 * 1024]) {
+      const size = rng.int(7 << 20, 9 << 20);
+      const data = rng.bytes(size);
+      const mode = new Mode(opts);
+      let state = SharedHashState.empty('u', opts);
+      let run = new LeafRun(0, leafBytes, state, mode, false);
+      // Once in every case: several batches of leaves in one run, then more than the state
+      // gathers taken as bytes in small pieces.
+      run.update(data.subarray(0, rng.int((4 << 20) + 1, 5 << 20)));
+      run.settle();
+      for (const end = state.offset + rng.int((1 << 20) + 1, 3 << 19); state.offset < end;) {
+        const n = Math.min(end - state.offset, rng.pick([1, 1025, rng.int(1, 300_000)]));
+        state.write(state.offset, data.subarray(state.offset, state.offset + n));
+      }
+      run = new LeafRun(state.offset, leafBytes, state, mode, false);
+      while (run.end < size) {
+        const roll = rng.int(0, 19);
+        if (roll < 16) {
+          const big = rng.int(1, 3 << 20);
+          const piece = rng.pick([1, 1023, 1025, leafBytes - 1, leafBytes + 1, big, big, big]);
+          run.update(data.subarray(run.end, Math.min(size, run.end + piece)));
+          continue;
+        }
+        run.settle();
+        if (roll < 18) state = SharedHashState.read(JSON.parse(JSON.stringify(state.record())), 'u', opts);
+        // Bytes taken as bytes, a piece at a time, as the store's bytes are read back.
+        for (let left = roll === 19 ? rng.int(1, 3 << 20) : 0; left > 0 && state.offset < size;) {
+          const n = Math.min(left, size - state.offset, rng.pick([1, 1024, 1025, rng.int(1, 1.5 * (1 << 20))]));
+          state.write(state.offset, data.subarray(state.offset, state.offset + n));
+          left -= n;
+        }
+        run = new LeafRun(state.offset, leafBytes, state, mode, false);
+      }
+      run.settle();
+      assert.equal(state.offset, size);
+      const root = bytesToHex(state.digest());
+      const what = `${name}, ${leafBytes}-byte leaves, ${size} bytes`;
+      assert.equal(root, bytesToHex(blake3(data, opts)), what);
+      cases.push({ what, data, opts, root });
+    }
+  const official = oracle(cases.map(({ data, opts }) => ({ data, length: 32, ...opts })));
+  cases.forEach((c, i) => assert.equal(c.root, official[i], c.what));
+});
