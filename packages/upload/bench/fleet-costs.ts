@@ -7,7 +7,7 @@
 //    path (expected 0). CPU is every thread's: this process's (getrusage counts all its threads,
 //    libuv's pool included) and the S3 server's and Redis's (from /proc), shown apart too. Not
 //    counted: the kernel's own threads that write the page cache back to disk.
-// 2. With --served: the same, but as a server spends it: one tus instance process
+// 2. With --served (instead of 1): the same, but as a server spends it: one tus instance process
 //    (test/_fleet-instance.ts) over a FileStore or an S3Store, with and without the wrapper (and
 //    its check at the finish), receiving the upload from tus-js-client in this process in
 //    requests of 32 MiB; the instance's CPU (HTTP, tus, store, hash) and the services', per GiB.
@@ -103,9 +103,13 @@ const body = (bytes: Uint8Array) =>
 
 /** CPU seconds a server process used so far, all its threads (utime + stime in /proc/<pid>/stat). */
 function serverCpu(pid: number | undefined): number {
-  if (pid === undefined) return 0;
+  return serverTimes(pid).reduce((a, b) => a + b, 0);
+}
+/** [user, system] CPU seconds a server process used so far, all its threads. */
+function serverTimes(pid: number | undefined): [number, number] {
+  if (pid === undefined) return [0, 0];
   const fields = readFileSync(`/proc/${pid}/stat`, 'latin1').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100; // clock ticks of 1/100 s on Linux
+  return [Number(fields[11]) / 100, Number(fields[12]) / 100]; // clock ticks of 1/100 s on Linux
 }
 const servicesCpu = () => serverCpu(redis.pid) + serverCpu(s3.pid);
 
@@ -136,38 +140,43 @@ async function cpuPerGiB(
   };
 }
 
-console.log(
-  `${size / MiB} MiB, ${rounds} rounds, load ${loadavg()[0].toFixed(2)}; CPU seconds per GiB, every thread of this process, the S3 server and Redis`,
-);
-const results: Record<string, number[]> = {};
-const ofServices: Record<string, number[]> = {};
-const ofSystem: Record<string, number[]> = {};
-let readBack = 0;
-const names = Object.keys(variants);
-for (let r = 0; r < rounds; r++)
-  for (let i = 0; i < names.length; i++) {
-    const name = names[(i + r) % names.length];
-    const { cpu, system, services, readBack: back } = await cpuPerGiB(variants[name]);
-    (ofSystem[name] ??= []).push(system);
-    (results[name] ??= []).push(cpu);
-    (ofServices[name] ??= []).push(services);
-    readBack += back;
-  }
-for (const name of names)
+/** Section 1: the store's own CPU, written to in this process. */
+async function storeCosts(): Promise<void> {
   console.log(
-    `${name.padEnd(22)} ${median(results[name]).toFixed(2)} s/GiB (of which S3 server and Redis ${median(ofServices[name]).toFixed(2)}, this process's system time ${median(ofSystem[name]).toFixed(2)})`,
+    `${size / MiB} MiB, ${rounds} rounds, load ${loadavg()[0].toFixed(2)}; CPU seconds per GiB, every thread of this process, the S3 server and Redis`,
   );
-console.log(
-  `wrapper / store: FileStore ${(median(results['FileStore + wrapper']) / median(results.FileStore)).toFixed(2)}x, S3Store ${(median(results['S3Store + wrapper']) / median(results.S3Store)).toFixed(2)}x`,
-);
-console.log(
-  `outboard / wrapper (FileStore): ${(median(results['FileStore + outboard']) / median(results['FileStore + wrapper'])).toFixed(2)}x`,
-);
-// Ratios within each round as well: variants of one round share the machine's state.
-const perRound = (a: string, b: string) => results[a]!.map((x, r) => (x / results[b]![r]!).toFixed(2) + 'x').join(', ');
-console.log(`per round, FileStore + wrapper / FileStore: ${perRound('FileStore + wrapper', 'FileStore')}`);
-console.log(`per round, S3Store + wrapper / S3Store: ${perRound('S3Store + wrapper', 'S3Store')}`);
-console.log(`bytes read back by the wrapper on the happy path: ${readBack}`);
+  const results: Record<string, number[]> = {};
+  const ofServices: Record<string, number[]> = {};
+  const ofSystem: Record<string, number[]> = {};
+  let readBack = 0;
+  const names = Object.keys(variants);
+  for (let r = 0; r < rounds; r++)
+    for (let i = 0; i < names.length; i++) {
+      const name = names[(i + r) % names.length];
+      const { cpu, system, services, readBack: back } = await cpuPerGiB(variants[name]);
+      (ofSystem[name] ??= []).push(system);
+      (results[name] ??= []).push(cpu);
+      (ofServices[name] ??= []).push(services);
+      readBack += back;
+    }
+  for (const name of names)
+    console.log(
+      `${name.padEnd(22)} ${median(results[name]).toFixed(2)} s/GiB (of which S3 server and Redis ${median(ofServices[name]).toFixed(2)}, this process's system time ${median(ofSystem[name]).toFixed(2)})`,
+    );
+  console.log(
+    `wrapper / store: FileStore ${(median(results['FileStore + wrapper']) / median(results.FileStore)).toFixed(2)}x, S3Store ${(median(results['S3Store + wrapper']) / median(results.S3Store)).toFixed(2)}x`,
+  );
+  console.log(
+    `outboard / wrapper (FileStore): ${(median(results['FileStore + outboard']) / median(results['FileStore + wrapper'])).toFixed(2)}x`,
+  );
+  // Ratios within each round as well: variants of one round share the machine's state.
+  const perRound = (a: string, b: string) =>
+    results[a]!.map((x, r) => (x / results[b]![r]!).toFixed(2) + 'x').join(', ');
+  console.log(`per round, FileStore + wrapper / FileStore: ${perRound('FileStore + wrapper', 'FileStore')}`);
+  console.log(`per round, S3Store + wrapper / S3Store: ${perRound('S3Store + wrapper', 'S3Store')}`);
+  console.log(`bytes read back by the wrapper on the happy path: ${readBack}`);
+}
+if (!served) await storeCosts();
 
 const script = fileURLToPath(new URL('../test/_fleet-instance.ts', import.meta.url));
 const root = bytesToHex(blake3(data));
@@ -205,6 +214,7 @@ const upload = (endpoint: string, chunkSize: number, bytes: Uint8Array = data) =
 if (served) {
   const kinds = ['FileStore', 'FileStore + wrapper', 'S3Store', 'S3Store + wrapper'];
   const cpu: Record<string, number[]> = {};
+  const system: Record<string, number[]> = {};
   for (let r = 0; r < rounds; r++)
     for (let i = 0; i < kinds.length; i++) {
       const kind = kinds[(i + r) % kinds.length]!;
@@ -217,8 +227,10 @@ if (served) {
       await upload(`http://127.0.0.1:${port}/files/`, REQUEST, data.subarray(0, Math.min(size, 8 * MiB)));
       execFileSync('sync');
       const before = serverCpu(child.pid) + servicesCpu();
+      const systemBefore = serverTimes(child.pid)[1];
       await upload(`http://127.0.0.1:${port}/files/`, REQUEST);
       (cpu[kind] ??= []).push(((serverCpu(child.pid) + servicesCpu() - before) * (1024 * MiB)) / size);
+      (system[kind] ??= []).push(((serverTimes(child.pid)[1] - systemBefore) * (1024 * MiB)) / size);
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGKILL');
       await exited;
@@ -226,8 +238,11 @@ if (served) {
     }
   for (const kind of kinds)
     console.log(
-      `served, ${kind.padEnd(19)} ${median(cpu[kind]!).toFixed(2)} s/GiB (${cpu[kind]!.map((x) => x.toFixed(2)).join(', ')})`,
+      `served, ${kind.padEnd(19)} ${median(cpu[kind]!).toFixed(2)} s/GiB (${cpu[kind]!.map((x) => x.toFixed(2)).join(', ')}; the instance's system time ${median(system[kind]!).toFixed(2)})`,
     );
+  const perRound = (a: string, b: string) => cpu[a]!.map((x, r) => (x / cpu[b]![r]!).toFixed(2) + 'x').join(', ');
+  console.log(`served, per round, FileStore: ${perRound('FileStore + wrapper', 'FileStore')}`);
+  console.log(`served, per round, S3Store: ${perRound('S3Store + wrapper', 'S3Store')}`);
   console.log(
     `served, wrapper / store: FileStore ${(median(cpu['FileStore + wrapper']!) / median(cpu.FileStore!)).toFixed(2)}x, S3Store ${(median(cpu['S3Store + wrapper']!) / median(cpu.S3Store!)).toFixed(2)}x`,
   );

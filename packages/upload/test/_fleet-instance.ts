@@ -103,3 +103,5 @@ const http = createServer((req, res) => {
 http.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
   process.stdout.write(`listening ${(http.address() as AddressInfo).port}\n`);
 });
+// A clean exit on SIGTERM, so that `node --cpu-prof` writes the instance's profile.
+process.once('SIGTERM', () => process.exit(0));
