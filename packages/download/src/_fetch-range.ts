@@ -42,7 +42,8 @@ export type RangeContext = {
 export const BATCH_BYTES: number = 256 * 1024;
 
 /** Bytes per batch for groups of `groupBytes`: whole groups, one at least. */
-export const batchBytes = (groupBytes: number): number => Math.max(groupBytes, BATCH_BYTES - (BATCH_BYTES % groupBytes));
+export const batchBytes = (groupBytes: number): number =>
+  Math.max(groupBytes, BATCH_BYTES - (BATCH_BYTES % groupBytes));
 
 /** The failure of something other than the source (the store, an abort): not a fault of it. */
 export class NotTheSource extends Error {

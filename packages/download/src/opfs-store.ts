@@ -156,7 +156,8 @@ export function opfsStore(opts: OpfsStoreOpts = {}): DownloadStore & { probe(): 
         recorded,
         readOutboard: () => client.call('readOutboard', id),
         writeOutboard: (outboard) => client.call('writeOutboard', id, own(outboard)),
-        write: async (offset, bytes) => writeBuffers.back(await client.call('write', id, offset, writeBuffers.carry(bytes))),
+        write: async (offset, bytes) =>
+          writeBuffers.back(await client.call('write', id, offset, writeBuffers.carry(bytes))),
         commit: (runs: readonly GroupRun[]) =>
           client.call(
             'commit',

@@ -55,10 +55,13 @@ function slowStore(content: Uint8Array, seed: number) {
         ...s,
         async write(offset, bytes) {
           const given = bytes.slice();
-          if (!given.every((b, i) => b === content[offset + i])) problems.push(`bytes at ${offset} are not the content`);
+          if (!given.every((b, i) => b === content[offset + i]))
+            problems.push(`bytes at ${offset} are not the content`);
           await new Promise((r) => setTimeout(r, random.bytes(1)[0] % 15));
           if (bytes.length !== given.length || !bytes.every((b, i) => b === given[i]))
-            problems.push(`bytes at ${offset} changed (${bytes.length} of ${given.length} left) before the write settled`);
+            problems.push(
+              `bytes at ${offset} changed (${bytes.length} of ${given.length} left) before the write settled`,
+            );
           await s.write(offset, bytes);
         },
       };
