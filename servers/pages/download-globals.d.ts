@@ -32,9 +32,13 @@ declare global {
         /** The files in the OPFS store's directory, sorted; null where the engine has no OPFS. */
         opfsFiles(directory?: string): Promise<string[] | null>;
         run(opts: DownloadRun): Promise<DownloadOutcome>;
-        /** One timed download (the benchmark's): 'verified' into `store`, or 'plain' ranges by fetch alone. */
+        /**
+         * One timed download (the benchmark's): 'verified' into `store`, or the ranges by fetch
+         * alone: 'plain' (each body read whole), 'fresh' or 'reuse' (read in the download's
+         * batches into a fresh or a reused buffer).
+         */
         bench(opts: {
-          variant: 'verified' | 'plain';
+          variant: 'verified' | 'plain' | 'fresh' | 'reuse';
           sources: string[];
           root: string;
           size: number;

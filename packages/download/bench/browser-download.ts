@@ -9,7 +9,10 @@
 // that drops the bytes and the same ranges fetched unverified, and a run where one range arrives with a flipped byte,
 // reporting how many bytes were fetched twice. Not a test: numbers come from a quiet machine.
 //   node --import tsx packages/download/bench/browser-download.ts [MiB] [rounds] [engines]
-//     [parts: local,link,opfs,discard,plain,corrupt] [OPFS MiB]
+//     [parts: local,link,opfs,discard,plain,fresh,reuse,corrupt] [OPFS MiB]
+// `fresh` and `reuse` are `plain` read as the download reads a body (256 KiB at a time, BYOB where
+// the body is a byte stream), into a fresh buffer per batch or one buffer reused: what reading
+// alone costs each way, without verifying or storing.
 import { baoEncode } from '@blake3-web/stream';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -243,7 +246,7 @@ try {
           `  one flipped byte: ${out.bytes === size ? 'the content' : 'WRONG SIZE'}, ${fetched - size} bytes fetched twice (${((fetched - size) / 1024).toFixed(0)} KiB; bound: a range of ${rangeSize / KiB} KiB less the ${kept / KiB} KiB verified before the flip = ${(rangeSize - kept) / KiB} KiB)`,
         );
       }
-      for (const kind of ['opfs', 'discard', 'plain'] as const) {
+      for (const kind of ['opfs', 'discard', 'plain', 'fresh', 'reuse'] as const) {
         if (!parts.has(kind)) continue;
         // A profile on disk: a plain launch's pages are off the record, where the engine keeps
         // the origin's files (OPFS included) in memory.
@@ -255,7 +258,7 @@ try {
           const sources = opfsSize === size ? mirrors : await startRangeSources(new Map([['f.bin', big.file]]), 2);
           const rss = sampleRss();
           const out = await bench(page, {
-            variant: kind === 'plain' ? 'plain' : 'verified',
+            variant: kind === 'opfs' || kind === 'discard' ? 'verified' : kind,
             sources: sources.urls.map((u) => `${u}f.bin`),
             root: big.root,
             size: opfsSize,
@@ -270,6 +273,8 @@ try {
             opfs: 'into OPFS',
             discard: 'into a store that drops them (the engine alone)',
             plain: 'fetched unverified and dropped (fetch alone)',
+            fresh: "fetched unverified, read in the download's batches into a fresh buffer each",
+            reuse: "fetched unverified, read in the download's batches into one buffer per request",
           }[kind];
           const bound = (concurrency * rangeSize) / MiB + 16;
           console.log(

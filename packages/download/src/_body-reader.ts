@@ -1,6 +1,6 @@
 /**
- * A response body read in batches of a size the caller picks, each into a buffer of its own:
- * straight into it where the body is a byte stream (a BYOB reader: no chunk allocated, nothing
+ * A response body read in batches of a size the caller picks, into a buffer it gives (the same
+ * one batch after batch, see `_batch-buffers.ts`): straight into it where the body is a byte stream (a BYOB reader: no chunk allocated, nothing
  * copied), else chunk by chunk copied in. Verifying a batch of groups in one call instead of the
  * network's small chunks one by one is what keeps verification off the fetch's critical path.
  * Every wait races the request's stall guard.
@@ -29,7 +29,8 @@ export class BodyReader {
   }
 
   /**
-   * Fills `into` (a fresh buffer that will be handed on whole) from the body; fewer bytes only
+   * Fills `into` (a view of a buffer the caller holds alone: a BYOB read takes the whole buffer
+   * over and gives it back as another ArrayBuffer) from the body; fewer bytes only
    * where the body ended or failed (`error`, after the bytes that came before it).
    */
   async fill(into: Uint8Array): Promise<Filled> {

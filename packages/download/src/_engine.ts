@@ -13,7 +13,8 @@ import { writeHeader } from '@blake3-web/stream/_internal';
 import { resolveOpts, resolveSources, type DownloadProgress, type ResolvedOpts } from './download-options.js';
 import { DownloadError, type SourceFailure } from './errors.js';
 import { fetchOutboard } from './_fetch-outboard.js';
-import { fetchRange, NotTheSource, type RangeRequest } from './_fetch-range.js';
+import { BatchBuffers } from './_batch-buffers.js';
+import { batchBytes, fetchRange, NotTheSource, type RangeRequest } from './_fetch-range.js';
 import { LeafHashes, OutboardMismatch } from './_leaf-hashes.js';
 import { MAX_STRIKES, SourceFault, SourcePool, type Source } from './_sources.js';
 import type { DownloadStore, GroupRun, StoredContent } from './store.js';
@@ -28,7 +29,7 @@ export type Delivery = {
    * called again with no runs if the store is reopened (a header that lied about the size).
    */
   opened?(info: { runs: readonly GroupRun[]; stored: StoredContent; leaves: LeafHashes; opts: ResolvedOpts }): void;
-  /** Verified groups, once stored (`bytes` starts at group `first`). */
+  /** Verified groups, once stored (`bytes` starts at group `first`; its buffer is read into again after the call). */
   verified?(first: number, bytes: Uint8Array): void;
   /** Whether a range from group `first` may start now; `wake` resolves when that may change. */
   mayStart?(first: number): boolean;
@@ -183,8 +184,11 @@ async function run(pool: SourcePool, opts: ResolvedOpts, delivery: Delivery | un
       progress();
     };
 
+    // One buffer per request in flight, kept from one range to the next.
+    const buffers = new BatchBuffers(batchBytes(opts.groupBytes), opts.concurrency);
     const ctxFor = (source: Source, pending: GroupRun[]) => ({
       leaves: tree,
+      buffers,
       fetch: opts.fetch,
       headers: opts.headers,
       stallTimeout: opts.stallTimeout,

@@ -5,6 +5,7 @@
  * the body must hold exactly the bytes asked for, whatever `Content-Length` says.
  * @module
  */
+import type { BatchBuffers } from './_batch-buffers.js';
 import { BodyReader } from './_body-reader.js';
 import type { LeafHashes } from './_leaf-hashes.js';
 import { SourceFault, type Source } from './_sources.js';
@@ -23,9 +24,12 @@ export type RangeContext = {
   headers: Headers;
   stallTimeout: number;
   signal: AbortSignal | undefined;
+  /** Where the request takes the buffer it reads into, of `batchBytes(leaves.groupBytes)` bytes. */
+  buffers: BatchBuffers;
   /**
-   * Takes verified groups (`bytes` starts at group `first`) before the next read; what it
-   * throws ends the request and is not the source's fault.
+   * Takes verified groups (`bytes` starts at group `first`) before the next read, and holds
+   * nothing of them once settled: their buffer is read into again. What it throws ends the
+   * request and is not the source's fault.
    */
   verified(first: number, bytes: Uint8Array): Promise<void>;
 };
@@ -36,6 +40,10 @@ export type RangeContext = {
  * groups are stored as it goes and memory stays a few batches per request.
  */
 export const BATCH_BYTES: number = 256 * 1024;
+
+/** Bytes per batch for groups of `groupBytes`: whole groups, one at least. */
+export const batchBytes = (groupBytes: number): number =>
+  Math.max(groupBytes, BATCH_BYTES - (BATCH_BYTES % groupBytes));
 
 /** The failure of something other than the source (the store, an abort): not a fault of it. */
 export class NotTheSource extends Error {
@@ -65,6 +73,8 @@ export async function fetchRange(source: Source, range: RangeRequest, ctx: Range
   const where = `bytes ${start}-${final ? '' : start + fixed - 1}`;
   const fault = (why: string, drop: boolean) => new SourceFault(`${where}: ${why}`, drop, why);
   let body: BodyReader | undefined;
+  /** The buffer the body reads into (each BYOB read hands it back as another ArrayBuffer). */
+  let buffer: ArrayBuffer | undefined;
   try {
     let response: Response;
     try {
@@ -106,12 +116,13 @@ export async function fetchRange(source: Source, range: RangeRequest, ctx: Range
     } else if (!final) expected = fixed;
     if (!response.body) throw fault('answered 206 with no body', true);
     body = new BodyReader(response.body, guard);
+    buffer = ctx.buffers.take();
     /** The most bytes the body may hold. */
     const limit = expected ?? most;
     const g = leaves.groupBytes;
     /** Whole groups end here at most: before the final group, which may be short. */
     const wholeLimit = final ? fixed : limit;
-    const batchBytes = Math.max(g, BATCH_BYTES - (BATCH_BYTES % g));
+    const batch = buffer.byteLength;
     const hand = async (firstGroup: number, bytes: Uint8Array): Promise<void> => {
       guard.pause();
       try {
@@ -124,8 +135,9 @@ export async function fetchRange(source: Source, range: RangeRequest, ctx: Range
     /** Body bytes received (and their whole groups verified and handed on). */
     let received = 0;
     while (received < wholeLimit) {
-      const want = Math.min(batchBytes, wholeLimit - received);
-      const { bytes, n, error } = await body.fill(new Uint8Array(want));
+      const want = Math.min(batch, wholeLimit - received);
+      const { bytes, n, error } = await body.fill(new Uint8Array(buffer, 0, want));
+      buffer = bytes.buffer as ArrayBuffer;
       // The whole groups that arrived are verified even when the body then failed, so that a
       // source that sends a bad group is refused for it whatever it does next.
       const whole = n - (n % g);
@@ -139,7 +151,8 @@ export async function fetchRange(source: Source, range: RangeRequest, ctx: Range
     }
     let tail: Uint8Array | undefined;
     if (final && received === fixed) {
-      const { bytes, n, error } = await body.fill(new Uint8Array(limit - fixed));
+      const { bytes, n, error } = await body.fill(new Uint8Array(buffer, 0, limit - fixed));
+      buffer = bytes.buffer as ArrayBuffer;
       if (error) throw asFault(error, ctx.signal, (why) => fault(why, false));
       received += n;
       tail = bytes.subarray(0, n);
@@ -167,6 +180,8 @@ export async function fetchRange(source: Source, range: RangeRequest, ctx: Range
   } finally {
     guard.done();
     body?.cancel();
+    // Every hand has settled; a read still pending holds a detached buffer, which is dropped.
+    if (buffer) ctx.buffers.give(buffer);
   }
 }
 

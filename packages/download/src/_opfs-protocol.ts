@@ -8,7 +8,8 @@ export const OPFS_READY = 'blake3-web/download: OPFS worker ready';
 /** The calls, by name: arguments and result. `id` is a download the worker holds open. */
 export type OpfsCalls = {
   open: [args: [directory: string, root: string, shape: ContentShape], result: { id: number; recorded: GroupRun[] }];
-  write: [args: [id: number, offset: number, bytes: Uint8Array], result: void];
+  /** The bytes come back (transferred both ways) to carry a later write. */
+  write: [args: [id: number, offset: number, bytes: Uint8Array], result: Uint8Array];
   commit: [args: [id: number, runs: readonly GroupRun[]], result: void];
   rewriteRecord: [args: [id: number, runs: readonly GroupRun[]], result: void];
   read: [args: [id: number, offset: number, length: number], result: Uint8Array];

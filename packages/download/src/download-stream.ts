@@ -44,7 +44,8 @@ export function downloadStream(
       notifyReader();
     },
     verified(first, bytes) {
-      ready.set(first, bytes);
+      // A copy: the download reads into `bytes` again once this returns.
+      ready.set(first, bytes.slice());
       notifyReader();
     },
     // The final group comes first (it proves the size) and is small: it may always start.

@@ -101,6 +101,32 @@ function revive(e: { name: string; message: string; stack?: string }): Error {
 /** Bytes the page hands to the worker are transferred: a copy, so the caller's stay usable. */
 const own = (bytes: Uint8Array): Uint8Array => bytes.slice();
 
+/** Buffers kept to carry writes, at most (a few per request in flight). */
+const SPARE_BUFFERS = 8;
+
+/**
+ * The buffers that carry verified bytes to the worker, which sends each back with its answer to
+ * carry a later write: a fresh copy per write is garbage that Firefox frees late, and 2 GiB
+ * written that way grew its tab process by well over a hundred MiB.
+ */
+class WriteBuffers {
+  readonly #spare: ArrayBuffer[] = [];
+
+  /** A copy of `bytes` in a buffer of its own (a spare one where one is large enough), to transfer. */
+  carry(bytes: Uint8Array): Uint8Array {
+    const i = this.#spare.findIndex((b) => b.byteLength >= bytes.length);
+    const buffer = i < 0 ? new ArrayBuffer(bytes.length) : this.#spare.splice(i, 1)[0]!;
+    const view = new Uint8Array(buffer, 0, bytes.length);
+    view.set(bytes);
+    return view;
+  }
+
+  /** A buffer back from the worker, free again. */
+  back(bytes: Uint8Array): void {
+    if (this.#spare.length < SPARE_BUFFERS) this.#spare.push(bytes.buffer as ArrayBuffer);
+  }
+}
+
 /**
  * A store in the Origin Private File System (see the module's comment). Each store has one worker,
  * started on first use; a root open in one store (or tab) cannot be opened by another at the same
@@ -113,6 +139,7 @@ export function opfsStore(opts: OpfsStoreOpts = {}): DownloadStore & { probe(): 
     throw new TypeError(`opts.directory must be a /-separated path without . or .., got ${String(directory)}`);
   if (opts.createWorker !== undefined && typeof opts.createWorker !== 'function')
     throw new TypeError(`opts.createWorker must be a function, got ${typeof opts.createWorker}`);
+  const writeBuffers = new WriteBuffers();
   const client = new OpfsClient(() => {
     if (opts.createWorker) return opts.createWorker();
     if (!hasOpfs())
@@ -129,7 +156,8 @@ export function opfsStore(opts: OpfsStoreOpts = {}): DownloadStore & { probe(): 
         recorded,
         readOutboard: () => client.call('readOutboard', id),
         writeOutboard: (outboard) => client.call('writeOutboard', id, own(outboard)),
-        write: (offset, bytes) => client.call('write', id, offset, own(bytes)),
+        write: async (offset, bytes) =>
+          writeBuffers.back(await client.call('write', id, offset, writeBuffers.carry(bytes))),
         commit: (runs: readonly GroupRun[]) =>
           client.call(
             'commit',

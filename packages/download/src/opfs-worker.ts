@@ -187,6 +187,7 @@ const calls: { [K in keyof OpfsCalls]: (...args: OpfsCalls[K][0]) => OpfsCalls[K
   },
   write(id, offset, bytes) {
     writeAll(held(id).data, bytes, offset);
+    return bytes;
   },
   commit(id, runs) {
     const o = held(id);

@@ -37,7 +37,10 @@ export interface StoredContent {
   readOutboard(): Promise<Uint8Array | undefined>;
   /** Keeps the outboard beside the content. */
   writeOutboard(outboard: Uint8Array): Promise<void>;
-  /** Writes verified bytes at content offset `offset` (not recorded until `commit`). */
+  /**
+   * Writes verified bytes at content offset `offset` (not recorded until `commit`). Nothing of
+   * `bytes` may be kept once the returned promise settles: the download reads into them again.
+   */
   write(offset: number, bytes: Uint8Array): Promise<void>;
   /**
    * Makes every `write` before it durable, then appends `runs` to the record. A failure records
