@@ -213,7 +213,9 @@ it('leaf runs that are damaged or of other bytes are never part of an outboard: 
     assert.equal(await store.write(body(data.subarray(0, 1 << 20), false), 'u', 0), 1 << 20);
     const path = join(dir, '.blake3', 'u.obao-run%400.json');
     const run = JSON.parse(readFileSync(path, 'utf8')) as LeafRunRecord;
-    if (fault === 'damaged') writeFileSync(path, JSON.stringify({ ...run, cvs: `A${run.cvs.slice(1)}` }));
+    // Its first character changed (to one it is not: a run whose values began with `A` was left whole).
+    if (fault === 'damaged')
+      writeFileSync(path, JSON.stringify({ ...run, cvs: `${run.cvs[0] === 'A' ? 'B' : 'A'}${run.cvs.slice(1)}` }));
     else {
       // A well-formed run of the same stretch made from other bytes (a store that kept other
       // bytes than passed through it).
