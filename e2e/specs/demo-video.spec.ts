@@ -56,7 +56,11 @@ function seekTo(page: DemoPage, to: number | 'skip'): Promise<number> {
   }, to);
 }
 
-/** Plays until the clock passes `until` seconds (reached), or stops moving for 3 s short of it. */
+/**
+ * Plays until the clock passes `until` seconds (reached), or stops moving for 3 s short of it.
+ * A player just loaded afresh may take longer than that to start on a busy machine: until it
+ * has moved once, it has 15 s.
+ */
 function playUntil(page: DemoPage, until: number): Promise<{ reached: boolean; at: number }> {
   return page.evaluate(async (until) => {
     const video = document.getElementById('video') as HTMLVideoElement;
@@ -64,8 +68,10 @@ function playUntil(page: DemoPage, until: number): Promise<{ reached: boolean; a
     void video.play().catch(() => {});
     let last = video.currentTime;
     let still = 0;
-    while (video.currentTime < until && still < 3000) {
+    let moved = false;
+    while (video.currentTime < until && still < (moved ? 3000 : 15_000)) {
       await new Promise((r) => setTimeout(r, 100));
+      moved ||= video.currentTime !== last;
       still = video.currentTime === last ? still + 100 : 0;
       last = video.currentTime;
     }
