@@ -19,17 +19,16 @@ import { FileStore } from '@tus/file-store';
 import { S3Store } from '@tus/s3-store';
 import { IoRedisKvStore, Upload as TusUpload, type DataStore } from '@tus/utils';
 import { Redis } from 'ioredis';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { Upload } from 'tus-js-client';
 import { Blake3Store, fileStoreBytes, s3StoreBytes, type HashRecord } from '../src/tus-store.ts';
-import { freePort, startRedis, startS3 } from '../test/_fleet-services.ts';
+import { freePort, killInstance, startInstance, startRedis, startS3 } from '../test/_fleet-services.ts';
 import { median } from './_bench-file.ts';
 
 // The AWS SDK's notice that its 2027 releases need Node 22, once per process, instances included.
@@ -178,26 +177,11 @@ async function storeCosts(): Promise<void> {
 }
 if (!served) await storeCosts();
 
-const script = fileURLToPath(new URL('../test/_fleet-instance.ts', import.meta.url));
 const root = bytesToHex(blake3(data));
 
-/** An instance process on a free port, started with `env` added to the services'. */
-async function instance(name: string, env: Record<string, string>): Promise<{ port: number; child: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
-    env: {
-      ...process.env,
-      INSTANCE: name,
-      PORT: String(port),
-      REDIS_PORT: String(redis.port),
-      S3_ENDPOINT: s3.endpoint,
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise((resolve) => child.stdout!.once('data', resolve));
-  return { port, child };
-}
+/** An instance process on a free port, `env` added to its environment. */
+const instance = async (name: string, env: Record<string, string>) =>
+  startInstance(name, await freePort(), { redis, s3 }, env);
 
 /** `bytes` uploaded to `endpoint` with their root, in requests of `chunkSize`. */
 const upload = (endpoint: string, chunkSize: number, bytes: Uint8Array = data) =>
@@ -219,21 +203,22 @@ if (served) {
     for (let i = 0; i < kinds.length; i++) {
       const kind = kinds[(i + r) % kinds.length]!;
       const directory = kind.startsWith('FileStore') ? mkdtempSync(join(tmpdir(), 'blake3-bench-')) : undefined;
-      const { port, child } = await instance('served', {
+      const one = await instance('served', {
         UNVERIFIED: kind.endsWith('wrapper') ? '0' : '1',
         ...(directory === undefined ? {} : { DIRECTORY: directory }),
       });
+      const endpoint = `http://127.0.0.1:${one.port}/files/`;
       // Its start (code compiled, connections opened) not counted: a first small upload.
-      await upload(`http://127.0.0.1:${port}/files/`, REQUEST, data.subarray(0, Math.min(size, 8 * MiB)));
+      await upload(endpoint, REQUEST, data.subarray(0, Math.min(size, 8 * MiB)));
       execFileSync('sync');
-      const before = serverCpu(child.pid) + servicesCpu();
-      const systemBefore = serverTimes(child.pid)[1];
-      await upload(`http://127.0.0.1:${port}/files/`, REQUEST);
-      (cpu[kind] ??= []).push(((serverCpu(child.pid) + servicesCpu() - before) * (1024 * MiB)) / size);
-      (system[kind] ??= []).push(((serverTimes(child.pid)[1] - systemBefore) * (1024 * MiB)) / size);
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGKILL');
-      await exited;
+      const [user0, system0] = serverTimes(one.child.pid);
+      const services0 = servicesCpu();
+      await upload(endpoint, REQUEST);
+      const [user1, system1] = serverTimes(one.child.pid);
+      const perGiB = (1024 * MiB) / size;
+      (cpu[kind] ??= []).push((user1 + system1 - user0 - system0 + servicesCpu() - services0) * perGiB);
+      (system[kind] ??= []).push((system1 - system0) * perGiB);
+      await killInstance(one);
       if (directory !== undefined) rmSync(directory, { recursive: true, force: true });
     }
   for (const kind of kinds)
@@ -273,7 +258,7 @@ if (fleet) {
       times[mode].push(performance.now() - started);
       proxy.closeAllConnections();
       proxy.close();
-      instances.forEach(({ child }) => child.kill('SIGKILL'));
+      await Promise.all(instances.map(killInstance));
     }
   const [v, u] = [median(times.verified), median(times.unverified)];
   console.log(

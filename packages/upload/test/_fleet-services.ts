@@ -2,6 +2,7 @@
 // stopped after (bootstrap installs both: setup/fleet-services.mjs).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, connect } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { redisServerPath, s3ServerPath } from '../setup/fleet-services.mjs';
 
 export async function freePort(): Promise<number> {
@@ -85,3 +86,42 @@ export async function startS3(bucket = 'uploads'): Promise<Service & { endpoint:
   );
   return Object.assign(s, { endpoint: `http://127.0.0.1:${port}` });
 }
+
+const instanceScript = fileURLToPath(new URL('./_fleet-instance.ts', import.meta.url));
+
+/** One tus instance process (`_fleet-instance.ts`), started with its environment. */
+export type Instance = { name: string; port: number; child: ChildProcess; env: Record<string, string> };
+
+/**
+ * Starts an instance on `port` over `redis` and `s3`, `extra` added to its environment; resolves
+ * once it listens (within 30 s, else rejects, as it does if the process exits first).
+ */
+export async function startInstance(
+  name: string,
+  port: number,
+  services: { redis: Service; s3: { endpoint: string } },
+  extra: Record<string, string> = {},
+): Promise<Instance> {
+  const env = {
+    INSTANCE: name,
+    PORT: String(port),
+    REDIS_PORT: String(services.redis.port),
+    S3_ENDPOINT: services.s3.endpoint,
+    ...extra,
+  };
+  const child = spawn(process.execPath, ['--import', 'tsx', instanceScript], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`instance ${name} did not start within 30 s`)), 30_000);
+    child.stdout!.on('data', (d: Buffer) => {
+      if (d.toString().includes('listening')) (clearTimeout(timer), resolve());
+    });
+    child.once('exit', (code) => reject(new Error(`instance ${name} exited with ${code}`)));
+  });
+  return { name, port, child, env };
+}
+
+/** Kills an instance (SIGKILL) and resolves once it has exited. */
+export const killInstance = (instance: Instance): Promise<void> => stop(instance.child);

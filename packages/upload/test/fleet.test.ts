@@ -4,56 +4,33 @@
 // client's root; every request is answered in bounded time.
 import { oracle, Random } from '@blake3-web/testkit';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { Upload } from 'tus-js-client';
-import { startRedis, startS3, freePort, type Service } from './_fleet-services.ts';
+import {
+  freePort,
+  killInstance as kill,
+  startInstance as startInstanceOver,
+  startRedis,
+  startS3,
+  type Instance,
+  type Service,
+} from './_fleet-services.ts';
 
 const MiB = 1 << 20;
 const ROOT_HEADER = 'Upload-Blake3';
 const VERIFIED_HEADER = 'Upload-Blake3-Verified';
 const INSTANCE_HEADER = 'Blake3-Instance';
-const instanceScript = fileURLToPath(new URL('./_fleet-instance.ts', import.meta.url));
 const official = (data: Uint8Array): string => oracle([{ data, length: 32 }])[0];
 
 let redis: Service;
 let s3: Service & { endpoint: string };
 
-type Instance = { name: string; port: number; child: ChildProcess; env: Record<string, string> };
 const instances: Instance[] = [];
-
-async function startInstance(name: string, port: number, extra: Record<string, string> = {}): Promise<Instance> {
-  const env = {
-    INSTANCE: name,
-    PORT: String(port),
-    REDIS_PORT: String(redis.port),
-    S3_ENDPOINT: s3.endpoint,
-    ...extra,
-  };
-  const child = spawn(process.execPath, ['--import', 'tsx', instanceScript], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`instance ${name} did not start within 30 s`)), 30_000);
-    child.stdout!.on('data', (d: Buffer) => {
-      if (d.toString().includes('listening')) (clearTimeout(timer), resolve());
-    });
-    child.once('exit', (code) => reject(new Error(`instance ${name} exited with ${code}`)));
-  });
-  return { name, port, child, env };
-}
-
-async function kill(instance: Instance): Promise<void> {
-  if (instance.child.exitCode !== null || instance.child.signalCode !== null) return;
-  const exited = new Promise((resolve) => instance.child.once('exit', resolve));
-  instance.child.kill('SIGKILL');
-  await exited;
-}
+const startInstance = (name: string, port: number, extra: Record<string, string> = {}) =>
+  startInstanceOver(name, port, { redis, s3 }, extra);
 
 /**
  * A round-robin proxy over `targets`; `onPatch` sees each PATCH before it is forwarded (and may
