@@ -1,9 +1,10 @@
 /**
  * A response body read in batches of a size the caller picks, into a buffer it gives (the same
- * one batch after batch, see `_batch-buffers.ts`): straight into it where the body is a byte stream (a BYOB reader: no chunk allocated, nothing
- * copied), else chunk by chunk copied in. Verifying a batch of groups in one call instead of the
- * network's small chunks one by one is what keeps verification off the fetch's critical path.
- * Every wait races the request's stall guard.
+ * one batch after batch, see `_batch-buffers.ts`): straight into it where the body is a byte
+ * stream (a BYOB reader: no chunk allocated, nothing copied), else chunk by chunk copied in.
+ * Verifying a batch of groups in one call instead of the network's small chunks one by one is
+ * what keeps verification off the fetch's critical path. Every wait races the request's stall
+ * guard.
  * @module
  */
 import type { StallGuard } from './_stall-guard.js';
