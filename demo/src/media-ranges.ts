@@ -7,6 +7,7 @@ import { IntegrityError } from '@blake3-web/stream';
 import { baoRangeHandler } from '@blake3-web/workbox';
 import type { RouteHandlerCallback, RouteMatchCallback } from 'workbox-core/types.js';
 
+import { MEDIA_PIECE_BYTES, MEDIA_WINDOW_BYTES } from './media-pieces.ts';
 import type { MediaRangeReport } from './media-report.ts';
 
 declare const self: ServiceWorkerGlobalScope;
@@ -29,10 +30,10 @@ const verifiedRanges = baoRangeHandler({
   },
   // One clip at a time: its outboard (about 1/16 of its size) is all the worker keeps.
   outboardCacheSize: 1,
-  // The player asks for the rest of the file at every seek; it gets 256 KiB (4 s of this clip)
-  // at a time, checked in 64 KiB windows, and asks again when it wants more.
-  maxRangeBytes: 256 * 1024,
-  windowBytes: 64 * 1024,
+  // The player asks for the rest of the file at every seek; it gets a piece at a time, and asks
+  // again when it wants more.
+  maxRangeBytes: MEDIA_PIECE_BYTES,
+  windowBytes: MEDIA_WINDOW_BYTES,
   onMismatch: ({ request, error }) => void refusals.set(request, error),
 });
 

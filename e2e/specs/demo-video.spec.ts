@@ -3,6 +3,7 @@
 // around the new position (counted by the CDN); and when the CDN flips a byte or serves a stale
 // region, exactly the ranges over it are refused, playback stops there with the named error, no
 // refused byte reaches the player, and seeking past the region plays again.
+import { MEDIA_PIECE_BYTES } from '../../demo/src/media-pieces.ts';
 import type { DemoPage } from '../fixtures/demo-page.ts';
 import { expect, test } from '../fixtures/demo-page.ts';
 
@@ -175,10 +176,9 @@ test.describe('demo: a video from a hostile CDN', () => {
       description: `${seeks.map((s) => `${s.to} s: ${s.bytes}`).join(', ')} (of ${media.size})`,
     });
     expect(seeks.length, `three seek targets away from the buffered ranges ${seeks.at(-1)?.buffered}`).toBe(3);
-    // The worker answers a seek's bytes=N- in full, but asks the CDN for it a piece at a time
-    // (demo/src/media-ranges.ts) as the player reads.
-    // A piece starts on a 16 KiB group, the unit the outboard proves.
-    const piece = 256 * 1024 + 16 * 1024;
+    // The worker answers a seek's bytes=N- in full, but asks the CDN for it a piece at a time as
+    // the player reads. A piece starts on a 16 KiB group, the unit the outboard proves.
+    const piece = MEDIA_PIECE_BYTES + 16 * 1024;
     for (const { to, at, bytes } of seeks) {
       expect(at).toBeCloseTo(to, 0);
       // Never the rest of the file.
