@@ -52,8 +52,11 @@ function modeOf(opts: unknown): NativeMode {
 function toBytes(input: unknown, name: string): Uint8Array {
   if (isPlainBytes(input)) return input;
   if (typeof input === 'string') {
-    if (LONE_SURROGATE.test(input)) {
-      throw new TypeError(`${name} must be a well-formed string: a lone surrogate has no UTF-8, got a string of length ${input.length}`);
+    const lone = LONE_SURROGATE.exec(input);
+    if (lone !== null) {
+      throw new TypeError(
+        `${name} must be a well-formed string: a lone surrogate (at index ${lone.index}) has no UTF-8, got a string of length ${input.length}`,
+      );
     }
     return new TextEncoder().encode(input);
   }
