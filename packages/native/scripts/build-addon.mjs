@@ -28,10 +28,11 @@ const r = spawnSync(cargo, ['build', '--release', '--locked', '--manifest-path',
 if (r.status !== 0) process.exit(r.status ?? 1);
 
 const { platformName } = await import('../dist/_addon.js');
-const lib = {
-  darwin: 'libblake3_web_native.dylib',
-  win32: 'blake3_web_native.dll',
-}[process.platform] ?? 'libblake3_web_native.so';
+const lib =
+  {
+    darwin: 'libblake3_web_native.dylib',
+    win32: 'blake3_web_native.dll',
+  }[process.platform] ?? 'libblake3_web_native.so';
 const built = join(crate, 'target', 'release', lib);
 if (!existsSync(built)) {
   console.error(`cargo built no ${built}`);

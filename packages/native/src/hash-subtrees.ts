@@ -61,7 +61,10 @@ function toBytes(input: unknown, name: string): Uint8Array {
     return new TextEncoder().encode(input);
   }
   if (ArrayBuffer.isView(input)) return viewBytes(input, name);
-  if (input instanceof ArrayBuffer || (typeof SharedArrayBuffer !== 'undefined' && input instanceof SharedArrayBuffer)) {
+  if (
+    input instanceof ArrayBuffer ||
+    (typeof SharedArrayBuffer !== 'undefined' && input instanceof SharedArrayBuffer)
+  ) {
     aLiveBuffer(input, name);
     return new Uint8Array(input);
   }
@@ -102,7 +105,11 @@ export function hashSubtrees(
   else {
     into = abytes(out, 'out');
     if (into.length < len) throw new RangeError(`out must hold at least ${len} bytes, got ${into.length}`);
-    if (into.buffer === bytes.buffer && into.byteOffset < bytes.byteOffset + bytes.length && bytes.byteOffset < into.byteOffset + len)
+    if (
+      into.buffer === bytes.buffer &&
+      into.byteOffset < bytes.byteOffset + bytes.length &&
+      bytes.byteOffset < into.byteOffset + len
+    )
       throw new RangeError('out must not overlap input');
   }
   loadAddon().hashSubtreesInto(bytes, Number(counter), chunks, mode.kind, mode.key, into);

@@ -39,7 +39,10 @@ describe('hashSubtrees (native)', () => {
       const into = hashSubtrees(data.subarray(split), BigInt(split), leaf, { key, context }, out);
       assert.equal(bytesToHex(into), bytesToHex(native), what);
       assert.equal(into.buffer, out.buffer, what);
-      assert.ok(out.subarray(native.length).every((b) => b === 0xa5), `${what}: bytes past the values written`);
+      assert.ok(
+        out.subarray(native.length).every((b) => b === 0xa5),
+        `${what}: bytes past the values written`,
+      );
       assert.equal(bytesToHex(native), bytesToHex(coreHashSubtrees(data.subarray(split), split, leaf, mode)), what);
       const cvs = split > 0 ? [coreHashSubtrees(data.subarray(0, split), 0, leaf, mode), native] : [native];
       const all = new Uint8Array(cvs.reduce((n, c) => n + c.length, 0));
@@ -90,7 +93,11 @@ describe('hashSubtrees (native)', () => {
     ];
     for (const [what, call] of calls) {
       let want: unknown;
-      assert.throws(() => call(coreHashSubtrees as typeof hashSubtrees), (e) => ((want = e), true), what);
+      assert.throws(
+        () => call(coreHashSubtrees as typeof hashSubtrees),
+        (e) => ((want = e), true),
+        what,
+      );
       assert.throws(
         () => call(hashSubtrees),
         (e: Error) => {

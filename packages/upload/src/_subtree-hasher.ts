@@ -30,8 +30,8 @@ export const HASHER_CHOICES: readonly HasherChoice[] = ['auto', 'native', 'wasm'
 const WASM: SubtreeHasher = { backend: 'wasm', hashSubtrees };
 
 /**
- * The addon against the core: in each mode, leaves of one and of several chunks, starting past
- * zero, the last one short. Returns why they differ, or undefined when they agree.
+ * The addon against the core: in each mode, leaves of one and of several chunks, from zero and
+ * past it, the last one short. Returns why they differ, or undefined when they agree.
  */
 function disagreement(native: NativeModule): string | undefined {
   const input = new Uint8Array(5 * 4096 + 1000);
@@ -39,6 +39,7 @@ function disagreement(native: NativeModule): string | undefined {
   const key = new Uint8Array(32).map((_, i) => 255 - i);
   for (const mode of [new Mode(), new Mode({ key }), new Mode({ context: 'blake3-web upload native check' })]) {
     for (const [offset, leaf] of [
+      [0, 2048],
       [3 * 1024, 1024],
       [8 * 4096, 4096],
     ]) {
@@ -49,9 +50,9 @@ function disagreement(native: NativeModule): string | undefined {
       } catch (e) {
         return `it threw ${String(e)}`;
       }
-      const same =
-        got instanceof Uint8Array && got.length === want.length && got.every((byte, i) => byte === want[i]);
-      if (!same) return `its chaining values differ from the core's (${JSON.stringify(mode.options.context ?? 'hash')}, leaves of ${leaf} bytes at ${offset})`;
+      const same = got instanceof Uint8Array && got.length === want.length && got.every((byte, i) => byte === want[i]);
+      if (!same)
+        return `its chaining values differ from the core's (${JSON.stringify(mode.options.context ?? 'hash')}, leaves of ${leaf} bytes at ${offset})`;
     }
   }
   return undefined;
@@ -81,10 +82,7 @@ export function subtreeHasherFor(
   load: () => Promise<unknown> = importNative,
 ): Promise<SubtreeHasher> {
   if (choice === 'wasm') return Promise.resolve(WASM);
-  const attempt =
-    load === importNative
-      ? (loaded ??= nativeOutcome(load))
-      : nativeOutcome(load);
+  const attempt = load === importNative ? (loaded ??= nativeOutcome(load)) : nativeOutcome(load);
   return attempt.then((outcome) => {
     if (typeof outcome !== 'string') return outcome;
     if (choice === 'auto') return WASM;
