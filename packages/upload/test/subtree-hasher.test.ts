@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { NativeHasherError, subtreeHasherFor, type HashSubtrees } from '../src/_subtree-hasher.ts';
+import { NATIVE_MIN_LEAF, NativeHasherError, subtreeHasherFor, type HashSubtrees } from '../src/_subtree-hasher.ts';
 import { Blake3Store } from '../src/tus-store.ts';
 
 /** The addon, wrong in one byte of its output where `wrongWhen` says. */
@@ -39,6 +39,25 @@ describe('the leaf hasher', () => {
         bytesToHex(hasher.hashSubtrees(input, 65536, 16384, mode)),
         bytesToHex(hashSubtrees(input, 65536, 16384, mode)),
       );
+    }
+  });
+
+  it(`leaves under ${NATIVE_MIN_LEAF} bytes go to the core, where the addon is slower; larger ones to the addon`, async () => {
+    let calls = 0;
+    const counting = async () => ({
+      hashSubtrees: ((...args: Parameters<HashSubtrees>) => {
+        calls++;
+        return native.hashSubtrees(...args);
+      }) satisfies HashSubtrees,
+    });
+    const hasher = await subtreeHasherFor('native', counting);
+    const input = new Uint8Array(64 << 10).fill(3);
+    const mode = new Mode();
+    for (const leaf of [1024, NATIVE_MIN_LEAF / 2, NATIVE_MIN_LEAF, 65536]) {
+      calls = 0;
+      const cvs = hasher.hashSubtrees(input, 0, leaf, mode);
+      assert.equal(bytesToHex(cvs), bytesToHex(hashSubtrees(input, 0, leaf, mode)));
+      assert.equal(calls, leaf < NATIVE_MIN_LEAF ? 0 : 1, `leaves of ${leaf}`);
     }
   });
 
