@@ -1,6 +1,6 @@
 // The import graph's rules, checked by `npm test` (`pnpm check:imports`): no cycles, type-only
 // imports included, and packages import only the layers below them:
-// core <- worker, stream <- workbox (core + stream), cli (core + worker + upload), upload (core + worker + stream),
+// core <- worker, stream, native <- workbox (core + stream), cli (core + worker + upload), upload (core + worker + stream + native),
 // download (core + worker + stream); testkit stands alone.
 // The benchmarks (bench/, packages/*/bench) take their servers and browser drivers from servers/, never from e2e/.
 /** A package's sources may import, besides themselves, only the packages listed. */
@@ -27,7 +27,8 @@ module.exports = {
     layer('stream', ['core']),
     layer('workbox', ['core', 'stream']),
     layer('cli', ['core', 'worker', 'upload']),
-    layer('upload', ['core', 'worker', 'stream']),
+    layer('native', ['core']),
+    layer('upload', ['core', 'worker', 'stream', 'native']),
     layer('download', ['core', 'worker', 'stream']),
     layer('testkit', []),
     {

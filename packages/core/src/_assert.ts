@@ -1,7 +1,7 @@
 /**
  * Boundary checks: TypeError for a wrong type, RangeError for a bad value; every message names
  * the argument and says what arrived. Each package's `_assert.ts` holds its own checks and
- * re-exports these; the other packages (worker, stream, upload, workbox, download) reach this module through the
+ * re-exports these; the other packages (worker, stream, upload, workbox, download, native) reach this module through the
  * `@blake3-web/core/_assert` subpath, which is internal: not documented, not covered by semver.
  * @module
  */

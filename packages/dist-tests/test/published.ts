@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const PUBLISHED = ['core', 'worker', 'stream', 'workbox', 'cli', 'upload', 'download'] as const;
+export const PUBLISHED = ['core', 'worker', 'stream', 'workbox', 'cli', 'upload', 'download', 'native'] as const;
 export type Published = (typeof PUBLISHED)[number];
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));

@@ -13,6 +13,8 @@
 //    requests of 32 MiB; the instance's CPU (HTTP, tus, store, hash) and the services', per GiB.
 // 3. With --fleet: one upload of [MiB] through three instance processes behind a round-robin
 //    proxy (test/_fleet-instance.ts), verified against unverified, wall time, medians.
+// Each wrapped variant runs with each leaf hasher, [wasm] (the core's kernel) and [native]
+// (@blake3-web/native), in the same interleaved rounds.
 // Redis and the S3 server are started here (bootstrap installs them) and stopped after.
 import { blake3, bytesToHex } from '@blake3-web/core';
 import { FileStore } from '@tus/file-store';
@@ -27,7 +29,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { Upload } from 'tus-js-client';
-import { Blake3Store, fileStoreBytes, s3StoreBytes, type HashRecord } from '../src/tus-store.ts';
+import { Blake3Store, fileStoreBytes, s3StoreBytes, type HashRecord, type HasherBackend } from '../src/tus-store.ts';
 import { freePort, killInstance, startInstance, startRedis, startS3 } from '../test/_fleet-services.ts';
 import { median } from './_bench-file.ts';
 
@@ -58,39 +60,58 @@ const s3Config = {
   credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
 };
 
-type Made = { store: DataStore; wrapper?: Blake3Store; done(): void };
+type Made = { store: DataStore; wrapper?: Blake3Store; hasher?: HasherBackend; done(): void };
+const HASHERS = ['wasm', 'native'] as const;
 const variants: Record<string, () => Made> = {
   FileStore: () => {
     const directory = mkdtempSync(join(tmpdir(), 'blake3-bench-'));
     return { store: new FileStore({ directory }), done: () => rmSync(directory, { recursive: true, force: true }) };
   },
-  'FileStore + wrapper': () => {
-    const directory = mkdtempSync(join(tmpdir(), 'blake3-bench-'));
-    const wrapper = new Blake3Store(new FileStore({ directory }), {
-      kv: new IoRedisKvStore<HashRecord>(client, 'bench:'),
-      read: fileStoreBytes(directory),
-    });
-    return { store: wrapper, wrapper, done: () => rmSync(directory, { recursive: true, force: true }) };
-  },
-  // The outboard's leaves (16 KiB) kept as the bytes pass: the same one pass, plus the leaf runs.
-  'FileStore + outboard': () => {
-    const directory = mkdtempSync(join(tmpdir(), 'blake3-bench-'));
-    const wrapper = new Blake3Store(new FileStore({ directory }), {
-      kv: new IoRedisKvStore<HashRecord>(client, 'bench:'),
-      read: fileStoreBytes(directory),
-      outboard: true,
-    });
-    return { store: wrapper, wrapper, done: () => rmSync(directory, { recursive: true, force: true }) };
-  },
+  ...Object.fromEntries(
+    HASHERS.flatMap((hasher) => [
+      [
+        `FileStore + wrapper [${hasher}]`,
+        (): Made => {
+          const directory = mkdtempSync(join(tmpdir(), 'blake3-bench-'));
+          const wrapper = new Blake3Store(new FileStore({ directory }), {
+            kv: new IoRedisKvStore<HashRecord>(client, 'bench:'),
+            read: fileStoreBytes(directory),
+            hasher,
+          });
+          return { store: wrapper, wrapper, hasher, done: () => rmSync(directory, { recursive: true, force: true }) };
+        },
+      ],
+      // The outboard's leaves (16 KiB) kept as the bytes pass: the same one pass, plus the leaf runs.
+      [
+        `FileStore + outboard [${hasher}]`,
+        (): Made => {
+          const directory = mkdtempSync(join(tmpdir(), 'blake3-bench-'));
+          const wrapper = new Blake3Store(new FileStore({ directory }), {
+            kv: new IoRedisKvStore<HashRecord>(client, 'bench:'),
+            read: fileStoreBytes(directory),
+            outboard: true,
+            hasher,
+          });
+          return { store: wrapper, wrapper, hasher, done: () => rmSync(directory, { recursive: true, force: true }) };
+        },
+      ],
+    ]),
+  ),
   S3Store: () => ({ store: new S3Store({ partSize: 8 * MiB, s3ClientConfig: s3Config }), done: () => undefined }),
-  'S3Store + wrapper': () => {
-    const inner = new S3Store({ partSize: 8 * MiB, s3ClientConfig: s3Config });
-    const wrapper = new Blake3Store(inner, {
-      kv: new IoRedisKvStore<HashRecord>(client, 'bench:'),
-      read: s3StoreBytes(inner),
-    });
-    return { store: wrapper, wrapper, done: () => undefined };
-  },
+  ...Object.fromEntries(
+    HASHERS.map((hasher) => [
+      `S3Store + wrapper [${hasher}]`,
+      (): Made => {
+        const inner = new S3Store({ partSize: 8 * MiB, s3ClientConfig: s3Config });
+        const wrapper = new Blake3Store(inner, {
+          kv: new IoRedisKvStore<HashRecord>(client, 'bench:'),
+          read: s3StoreBytes(inner),
+          hasher,
+        });
+        return { store: wrapper, wrapper, hasher, done: () => undefined };
+      },
+    ]),
+  ),
 };
 
 const body = (bytes: Uint8Array) =>
@@ -116,7 +137,9 @@ let n = 0;
 async function cpuPerGiB(
   make: () => Made,
 ): Promise<{ cpu: number; system: number; services: number; readBack: number }> {
-  const { store, wrapper, done } = make();
+  const { store, wrapper, hasher, done } = make();
+  if (wrapper !== undefined && (await wrapper.hasherBackend()) !== hasher)
+    throw new Error(`not hashing with ${hasher}`);
   const id = `bench-${n++}`;
   await store.create(new TusUpload({ id, size, offset: 0 }));
   // The previous variant's dirty pages written back now, not on this one's account: a process
@@ -162,17 +185,21 @@ async function storeCosts(): Promise<void> {
     console.log(
       `${name.padEnd(22)} ${median(results[name]).toFixed(2)} s/GiB (of which S3 server and Redis ${median(ofServices[name]).toFixed(2)}, this process's system time ${median(ofSystem[name]).toFixed(2)})`,
     );
-  console.log(
-    `wrapper / store: FileStore ${(median(results['FileStore + wrapper']) / median(results.FileStore)).toFixed(2)}x, S3Store ${(median(results['S3Store + wrapper']) / median(results.S3Store)).toFixed(2)}x`,
-  );
-  console.log(
-    `outboard / wrapper (FileStore): ${(median(results['FileStore + outboard']) / median(results['FileStore + wrapper'])).toFixed(2)}x`,
-  );
   // Ratios within each round as well: variants of one round share the machine's state.
   const perRound = (a: string, b: string) =>
     results[a]!.map((x, r) => (x / results[b]![r]!).toFixed(2) + 'x').join(', ');
-  console.log(`per round, FileStore + wrapper / FileStore: ${perRound('FileStore + wrapper', 'FileStore')}`);
-  console.log(`per round, S3Store + wrapper / S3Store: ${perRound('S3Store + wrapper', 'S3Store')}`);
+  for (const h of HASHERS) {
+    console.log(
+      `[${h}] wrapper / store: FileStore ${(median(results[`FileStore + wrapper [${h}]`]) / median(results.FileStore)).toFixed(2)}x, S3Store ${(median(results[`S3Store + wrapper [${h}]`]) / median(results.S3Store)).toFixed(2)}x`,
+    );
+    console.log(
+      `[${h}] outboard / wrapper (FileStore): ${(median(results[`FileStore + outboard [${h}]`]) / median(results[`FileStore + wrapper [${h}]`])).toFixed(2)}x`,
+    );
+    console.log(
+      `[${h}] per round, FileStore + wrapper / FileStore: ${perRound(`FileStore + wrapper [${h}]`, 'FileStore')}`,
+    );
+    console.log(`[${h}] per round, S3Store + wrapper / S3Store: ${perRound(`S3Store + wrapper [${h}]`, 'S3Store')}`);
+  }
   console.log(`bytes read back by the wrapper on the happy path: ${readBack}`);
 }
 if (!served) await storeCosts();
@@ -196,7 +223,12 @@ const upload = (endpoint: string, chunkSize: number, bytes: Uint8Array = data) =
   );
 
 if (served) {
-  const kinds = ['FileStore', 'FileStore + wrapper', 'S3Store', 'S3Store + wrapper'];
+  const kinds = [
+    'FileStore',
+    ...HASHERS.map((h) => `FileStore + wrapper [${h}]`),
+    'S3Store',
+    ...HASHERS.map((h) => `S3Store + wrapper [${h}]`),
+  ];
   const cpu: Record<string, number[]> = {};
   const system: Record<string, number[]> = {};
   for (let r = 0; r < rounds; r++)
@@ -204,7 +236,8 @@ if (served) {
       const kind = kinds[(i + r) % kinds.length]!;
       const directory = kind.startsWith('FileStore') ? mkdtempSync(join(tmpdir(), 'blake3-bench-')) : undefined;
       const one = await instance('served', {
-        UNVERIFIED: kind.endsWith('wrapper') ? '0' : '1',
+        UNVERIFIED: kind.includes('wrapper') ? '0' : '1',
+        HASHER: kind.includes('[native]') ? 'native' : 'wasm',
         ...(directory === undefined ? {} : { DIRECTORY: directory }),
       });
       const endpoint = `http://127.0.0.1:${one.port}/files/`;
@@ -226,20 +259,24 @@ if (served) {
       `served, ${kind.padEnd(19)} ${median(cpu[kind]!).toFixed(2)} s/GiB (${cpu[kind]!.map((x) => x.toFixed(2)).join(', ')}; the instance's system time ${median(system[kind]!).toFixed(2)})`,
     );
   const perRound = (a: string, b: string) => cpu[a]!.map((x, r) => (x / cpu[b]![r]!).toFixed(2) + 'x').join(', ');
-  console.log(`served, per round, FileStore: ${perRound('FileStore + wrapper', 'FileStore')}`);
-  console.log(`served, per round, S3Store: ${perRound('S3Store + wrapper', 'S3Store')}`);
-  console.log(
-    `served, wrapper / store: FileStore ${(median(cpu['FileStore + wrapper']!) / median(cpu.FileStore!)).toFixed(2)}x, S3Store ${(median(cpu['S3Store + wrapper']!) / median(cpu.S3Store!)).toFixed(2)}x`,
-  );
+  for (const h of HASHERS) {
+    console.log(`served, [${h}] per round, FileStore: ${perRound(`FileStore + wrapper [${h}]`, 'FileStore')}`);
+    console.log(`served, [${h}] per round, S3Store: ${perRound(`S3Store + wrapper [${h}]`, 'S3Store')}`);
+    console.log(
+      `served, [${h}] wrapper / store: FileStore ${(median(cpu[`FileStore + wrapper [${h}]`]!) / median(cpu.FileStore!)).toFixed(2)}x, S3Store ${(median(cpu[`S3Store + wrapper [${h}]`]!) / median(cpu.S3Store!)).toFixed(2)}x`,
+    );
+  }
 }
 
 if (fleet) {
-  const times: Record<string, number[]> = { verified: [], unverified: [] };
+  const times: Record<string, number[]> = { 'verified [wasm]': [], 'verified [native]': [], unverified: [] };
   for (let r = 0; r < rounds; r++)
-    for (const mode of ['verified', 'unverified'] as const) {
-      const instances = await Promise.all(
-        [0, 1, 2].map((i) => instance(`i${i}`, { UNVERIFIED: mode === 'unverified' ? '1' : '0' })),
-      );
+    for (const mode of Object.keys(times)) {
+      const env = {
+        UNVERIFIED: mode === 'unverified' ? '1' : '0',
+        HASHER: mode.includes('[native]') ? 'native' : 'wasm',
+      };
+      const instances = await Promise.all([0, 1, 2].map((i) => instance(`i${i}`, env)));
       const ports = instances.map((x) => x.port);
       let next = 0;
       const proxy = createServer((req, res) => {
@@ -260,10 +297,13 @@ if (fleet) {
       proxy.close();
       await Promise.all(instances.map(killInstance));
     }
-  const [v, u] = [median(times.verified), median(times.unverified)];
-  console.log(
-    `fleet of 3, ${size / MiB} MiB: verified ${(v / 1000).toFixed(2)} s, unverified ${(u / 1000).toFixed(2)} s, ${(v / u).toFixed(2)}x`,
-  );
+  const u = median(times.unverified!);
+  for (const h of HASHERS) {
+    const v = median(times[`verified [${h}]`]!);
+    console.log(
+      `fleet of 3, ${size / MiB} MiB: verified [${h}] ${(v / 1000).toFixed(2)} s, unverified ${(u / 1000).toFixed(2)} s, ${(v / u).toFixed(2)}x`,
+    );
+  }
 }
 
 client.disconnect();

@@ -14,14 +14,18 @@
 //    fleet-costs.ts measures with a FileStore or an S3Store, without the store's own CPU and its
 //    noise (a FileStore's page-cache writes vary by a second per GiB between runs).
 // 5. One request of 16 KiB through the wrapper (memory, Redis): the work per request.
+// Layers 1-4 run with each leaf hasher, WASM (the core's kernel) and native (@blake3-web/native,
+// the Rust crate's AVX2 or SSE4.1 code), in the same interleaved rounds.
 import { blake3 } from '@blake3-web/core';
 import { hashSubtrees, Mode } from '@blake3-web/core/hazmat';
+import { hashSubtrees as nativeHashSubtrees } from '@blake3-web/native';
 import { DataStore, IoRedisKvStore, MemoryKvStore, Upload, type KvStore } from '@tus/utils';
 import { Redis } from 'ioredis';
 import { loadavg } from 'node:os';
 import { Readable } from 'node:stream';
 import { LeafRun } from '../src/_leaf-runs.ts';
 import { SharedHashState } from '../src/_shared-state.ts';
+import type { HasherBackend, HashSubtrees } from '../src/_subtree-hasher.ts';
 import { Blake3Store, type HashRecord } from '../src/tus-store.ts';
 import { startRedis } from '../test/_fleet-services.ts';
 import { median } from './_bench-file.ts';
@@ -65,9 +69,11 @@ const kvs: Record<string, () => KvStore<HashRecord>> = {
   Redis: () => new IoRedisKvStore<HashRecord>(client, 'bench-wrapper:'),
 };
 
-function leafPass(): void {
+const hashers: Record<HasherBackend, HashSubtrees> = { wasm: hashSubtrees, native: nativeHashSubtrees };
+
+function leafPass(hash: HashSubtrees): void {
   const state = SharedHashState.empty('u', {});
-  let run = new LeafRun(0, LEAF, state, mode, false);
+  let run = new LeafRun(0, LEAF, state, mode, false, hash);
   for (let at = 0; at < size; at += piece) {
     const bytes = pieceAt(at);
     const boundary = (Math.floor(run.end / STATE_EVERY) + 1) * STATE_EVERY;
@@ -79,7 +85,7 @@ function leafPass(): void {
     run.settle();
     state.record();
     const start = run.end;
-    run = new LeafRun(start, LEAF, state, mode, false);
+    run = new LeafRun(start, LEAF, state, mode, false, hash);
     run.update(bytes.subarray(boundary - at));
   }
   run.settle();
@@ -87,9 +93,11 @@ function leafPass(): void {
 }
 
 let uploads = 0;
-async function throughStore(kv: string | undefined): Promise<void> {
+async function throughStore(kv: string | undefined, hasher: HasherBackend = 'wasm'): Promise<void> {
   const inner = new DiscardingStore();
-  const wrapper = kv === undefined ? undefined : new Blake3Store(inner, { kv: kvs[kv]!() });
+  const wrapper = kv === undefined ? undefined : new Blake3Store(inner, { kv: kvs[kv]!(), hasher });
+  if (wrapper !== undefined && (await wrapper.hasherBackend()) !== hasher)
+    throw new Error(`not hashing with ${hasher}`);
   const store = wrapper ?? inner;
   const id = `u${uploads++}`;
   await store.create(new Upload({ id, size, offset: 0 }));
@@ -109,22 +117,34 @@ async function throughStore(kv: string | undefined): Promise<void> {
   }
 }
 
+/** The leaves of each piece as the wrapper hashes them. */
+function wrapperCalls(hash: HashSubtrees): void {
+  for (let at = 0; at < size; at += piece) {
+    const bytes = pieceAt(at);
+    const whole = bytes.length - (bytes.length % LEAF);
+    if (whole > 0) hash(bytes.subarray(0, whole), at, LEAF, mode);
+    if (whole < bytes.length) hash(bytes.subarray(whole), at + whole, LEAF, mode);
+  }
+}
+
+const HASHERS = ['wasm', 'native'] as const;
 const layers: Record<string, () => unknown> = {
   'kernel, best (1 MiB one-shot)': () => {
     for (let at = 0; at < size; at += MiB) blake3(hot);
   },
-  "kernel, the wrapper's calls": () => {
-    for (let at = 0; at < size; at += piece) {
-      const bytes = pieceAt(at);
-      const whole = bytes.length - (bytes.length % LEAF);
-      if (whole > 0) hashSubtrees(bytes.subarray(0, whole), at, LEAF, mode);
-      if (whole < bytes.length) hashSubtrees(bytes.subarray(whole), at + whole, LEAF, mode);
-    }
+  // The crate's hasher over one 1 MiB subtree: its one-shot speed with no work around it.
+  'native, best (1 MiB subtree)': () => {
+    for (let at = 0; at < size; at += MiB) nativeHashSubtrees(hot, 0, MiB, mode);
   },
-  'leaf pass': leafPass,
+  ...Object.fromEntries(HASHERS.map((h) => [`kernel, the wrapper's calls [${h}]`, () => wrapperCalls(hashers[h])])),
+  ...Object.fromEntries(HASHERS.map((h) => [`leaf pass [${h}]`, () => leafPass(hashers[h])])),
   'store, bare': () => throughStore(undefined),
-  'store + wrapper (memory)': () => throughStore('memory'),
-  'store + wrapper (Redis)': () => throughStore('Redis'),
+  ...Object.fromEntries(
+    HASHERS.flatMap((h) => [
+      [`store + wrapper (memory) [${h}]`, () => throughStore('memory', h)],
+      [`store + wrapper (Redis) [${h}]`, () => throughStore('Redis', h)],
+    ]),
+  ),
 };
 
 async function cpu(f: () => unknown): Promise<number> {
@@ -166,17 +186,18 @@ try {
     console.log(
       `${name.padEnd(32)} ${of(name).toFixed(2)} s/GiB  [${results[name]!.map((x) => x.toFixed(2)).join(' ')}]`,
     );
-  const kernel = of("kernel, the wrapper's calls");
   const bare = of('store, bare');
-  console.log(
-    `kernel on the wrapper's calls / at its best: ${(kernel / of('kernel, best (1 MiB one-shot)')).toFixed(2)}x`,
-  );
-  console.log(`leaf pass beside the kernel: ${(of('leaf pass') - kernel).toFixed(2)} s/GiB`);
-  for (const kv of ['memory', 'Redis']) {
-    const over = of(`store + wrapper (${kv})`) - bare;
-    console.log(
-      `wrapper (${kv}) over bare: ${over.toFixed(2)} s/GiB, of which the kernel ${kernel.toFixed(2)} (${((100 * kernel) / over).toFixed(0)} %), around it ${(over - kernel).toFixed(2)}`,
-    );
+  const best = { wasm: of('kernel, best (1 MiB one-shot)'), native: of('native, best (1 MiB subtree)') };
+  for (const h of HASHERS) {
+    const kernel = of(`kernel, the wrapper's calls [${h}]`);
+    console.log(`[${h}] kernel on the wrapper's calls / at its best: ${(kernel / best[h]).toFixed(2)}x`);
+    console.log(`[${h}] leaf pass beside the kernel: ${(of(`leaf pass [${h}]`) - kernel).toFixed(2)} s/GiB`);
+    for (const kv of ['memory', 'Redis']) {
+      const over = of(`store + wrapper (${kv}) [${h}]`) - bare;
+      console.log(
+        `[${h}] wrapper (${kv}) over bare: ${over.toFixed(2)} s/GiB, of which the kernel ${kernel.toFixed(2)} (${((100 * kernel) / over).toFixed(0)} %), around it ${(over - kernel).toFixed(2)}`,
+      );
+    }
   }
   // The first round compiles, tiers up and grows the heap: left out of the median.
   for (const kv of Object.keys(requests))

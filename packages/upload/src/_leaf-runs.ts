@@ -15,6 +15,7 @@ import { blake3, CHUNK_LEN } from '@blake3-web/core';
 import { hashSubtrees, type Mode } from '@blake3-web/core/hazmat';
 import { describe } from './_assert.js';
 import type { SharedHashState } from './_shared-state.js';
+import type { HashSubtrees } from './_subtree-hasher.js';
 import { CheckpointError } from './checkpoint.js';
 
 export const LEAF_RUN_FORMAT = 'blake3-web/upload-leaf-run';
@@ -70,6 +71,7 @@ export class LeafRun {
   readonly #state: SharedHashState;
   readonly #mode: Mode;
   readonly #keep: boolean;
+  readonly #hashSubtrees: HashSubtrees;
   #end: number;
   readonly #head: Uint8Array[] = [];
   readonly #cvs: Uint8Array[] = [];
@@ -86,8 +88,15 @@ export class LeafRun {
   /** The last 1024 bytes of the pending leaves. */
   readonly #lastChunk = new Uint8Array(CHUNK_LEN);
 
-  /** `state` must stand at `start`; `mode` is its mode. */
-  constructor(start: number, leafBytes: number, state: SharedHashState, mode: Mode, keep: boolean) {
+  /** `state` must stand at `start`; `mode` is its mode; `hash` hashes the leaves (the core's by default). */
+  constructor(
+    start: number,
+    leafBytes: number,
+    state: SharedHashState,
+    mode: Mode,
+    keep: boolean,
+    hash: HashSubtrees = hashSubtrees,
+  ) {
     if (state.offset !== start) throw new RangeError(`the hash state stands at ${state.offset}, not at ${start}`);
     this.start = start;
     this.#end = start;
@@ -95,6 +104,7 @@ export class LeafRun {
     this.#state = state;
     this.#mode = mode;
     this.#keep = keep;
+    this.#hashSubtrees = hash;
     this.#leaf = new Uint8Array(leafBytes);
     this.#pending = new Uint8Array(Math.max(1, PENDING_BYTES / leafBytes) * 32);
   }
@@ -148,7 +158,7 @@ export class LeafRun {
   /** Whole leaves at `at`, which more bytes follow: hashed once, for the state (and the run). */
   #leaves(at: number, bytes: Uint8Array): void {
     const leafBytes = this.#leafBytes;
-    const cvs = hashSubtrees(bytes, at, leafBytes, this.#mode);
+    const cvs = this.#hashSubtrees(bytes, at, leafBytes, this.#mode);
     if (this.#keep) this.#cvs.push(cvs);
     const count = cvs.length / 32;
     let i = 0;

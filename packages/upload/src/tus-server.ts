@@ -43,6 +43,7 @@ import {
 
 export { ROOT_HEADER, OUTBOARD_SUFFIX };
 export { OutboardUnavailableError } from './_outboard-code.js';
+export { NativeHasherError, type HasherBackend, type HasherChoice } from './_subtree-hasher.js';
 export {
   MISMATCH_STATUS,
   VERIFIED_HEADER,
@@ -71,6 +72,8 @@ export type Blake3FileStoreOpts = ConstructorParameters<typeof FileStore>[0] &
      * key in `<directory>/.blake3/`).
      */
     kv?: KvStore<HashRecord>;
+    /** What hashes the bytes: `Blake3StoreOpts.hasher` (default 'auto': `@blake3-web/native` where it loads, else WASM). */
+    hasher?: Blake3StoreOpts['hasher'];
   };
 
 /** The directory, under the uploads' one, of the default key-value store. */
@@ -82,7 +85,7 @@ export class Blake3FileStore extends Blake3Store {
   declare readonly store: FileStore;
 
   constructor(opts: Blake3FileStoreOpts) {
-    const { key, context, outboard, verifyStored, kv, ...storeOpts } = opts;
+    const { key, context, outboard, verifyStored, kv, hasher, ...storeOpts } = opts;
     const { directory } = storeOpts;
     const keep = (id: string, bytes: Readable) => writeWhole(join(directory, `${id}${OUTBOARD_SUFFIX}`), bytes);
     const blake3Opts: Blake3StoreOpts = {
@@ -90,6 +93,7 @@ export class Blake3FileStore extends Blake3Store {
       context,
       verifyStored,
       kv,
+      hasher,
       read: fileStoreBytes(directory),
       outboard:
         outboard === true

@@ -14,6 +14,7 @@ export {
 } from './verifying-store.js';
 export { fileStoreBytes, s3StoreBytes, s3StoreEraser } from './stored-bytes.js';
 export { OutboardUnavailableError } from './_outboard-code.js';
+export { NativeHasherError, type HasherBackend, type HasherChoice } from './_subtree-hasher.js';
 export {
   MISMATCH_STATUS,
   VERIFIED_HEADER,

@@ -42,6 +42,13 @@ import { LeafRun, readLeafRun } from './_leaf-runs.js';
 import { loadOutboardCode, outboardLeafBytes, type OutboardCode } from './_outboard-code.js';
 import type { OutboardBuilder } from './_outboard-builder.js';
 import { SharedHashState, type SharedStateRecord } from './_shared-state.js';
+import {
+  HASHER_CHOICES,
+  subtreeHasherFor,
+  type HasherBackend,
+  type HasherChoice,
+  type SubtreeHasher,
+} from './_subtree-hasher.js';
 import { CheckpointError } from './checkpoint.js';
 
 /**
@@ -84,6 +91,14 @@ export type Blake3StoreOpts = Omit<Blake3Opts, 'dkLen'> & {
    * the upload `<id>.obao`). The hash mode only: a keyed or derived tree is not a Bao tree.
    */
   outboard?: boolean | Blake3StoreOutboard;
+  /**
+   * What hashes the bytes (default 'auto'): 'native' is `@blake3-web/native`, the official Rust
+   * crate as a Node-API addon (an optional peer dependency), which takes less CPU per GiB than
+   * 'wasm', the core's WASM SIMD kernel; 'auto' is 'native' where it is installed and loads,
+   * else 'wasm'. The addon is checked against the core before its first byte; with 'native' an
+   * addon that cannot load or disagrees fails every write with a NativeHasherError.
+   */
+  hasher?: HasherChoice;
 };
 
 /** `Blake3StoreOpts.outboard` in full. */
@@ -146,6 +161,8 @@ export class Blake3Store extends DataStore {
   readonly #hashMode: Mode;
   readonly #stateEvery: number;
   readonly #leafBytes: number | undefined;
+  /** The leaves' hasher, loaded and checked when the store is made. */
+  readonly #subtreeHasher: Promise<SubtreeHasher>;
   /** With `outboard`, its code, loaded when the store is made (`@blake3-web/stream` is an optional peer). */
   readonly #outboardCode: Promise<OutboardCode> | undefined;
   readonly #keepOutboard: ((id: string, outboard: Readable, length: number) => Promise<void>) | undefined;
@@ -157,7 +174,7 @@ export class Blake3Store extends DataStore {
     super();
     if (!(store instanceof DataStore))
       throw new TypeError(`store must be a @tus/utils DataStore, got ${describe(store)}`);
-    const { kv, read, erase, verifyStored, stateEvery, mode, outboard } = checkBlake3StoreOpts(opts);
+    const { kv, read, erase, verifyStored, stateEvery, mode, outboard, hasher } = checkBlake3StoreOpts(opts);
     this.store = store;
     this.extensions = store.extensions;
     this.verifyStored = verifyStored;
@@ -167,6 +184,9 @@ export class Blake3Store extends DataStore {
     this.#stateEvery = stateEvery;
     this.#mode = mode;
     this.#hashMode = new Mode(mode);
+    this.#subtreeHasher = subtreeHasherFor(hasher);
+    // Reported by each write.
+    this.#subtreeHasher.catch(() => undefined);
     if (outboard !== undefined) {
       this.#leafBytes = outboard.leafBytes;
       this.#outboardCode = loadOutboardCode();
@@ -175,6 +195,11 @@ export class Blake3Store extends DataStore {
       this.#keepOutboard = outboard.keep ?? ((id, bytes, length) => this.#keepInStore(id, bytes, length));
       this.#outboardInStore = outboard.keep === undefined;
     }
+  }
+
+  /** Which code hashes the bytes, once loaded and checked; rejects as writes do when it cannot be used. */
+  async hasherBackend(): Promise<HasherBackend> {
+    return (await this.#subtreeHasher).backend;
   }
 
   /** Bytes read back from the store so far to rebuild hashes: 0 while every instance keeps its state. */
@@ -255,9 +280,10 @@ export class Blake3Store extends DataStore {
       passOn(none);
       return this.store.write(readable.pipe(none), id, offset);
     }
-    // A key-value store that is down, or an outboard whose code cannot load, fails the request
-    // here, before the upload is touched.
+    // A key-value store that is down, or an outboard or a native hasher whose code cannot load,
+    // fails the request here, before the upload is touched.
     await this.#outboardCode;
+    const hash = (await this.#subtreeHasher).hashSubtrees;
     const state = await this.#stateAt(id, offset);
     // The bytes before this write cannot be read yet: the state stays where it is and the bytes
     // after it are read back at the finish.
@@ -271,7 +297,7 @@ export class Blake3Store extends DataStore {
     const runs = keepLeaves ? await this.#runs(id) : undefined;
     if (runs !== undefined) await this.#dropRuns(id, runs, offset);
     const hashMode = this.#hashMode;
-    let run = new LeafRun(offset, leafBytes, state, hashMode, keepLeaves);
+    let run = new LeafRun(offset, leafBytes, state, hashMode, keepLeaves, hash);
     const keepRun = async (done: LeafRun): Promise<void> => {
       if (runs === undefined || done.end === done.start) return;
       const { start, end } = done;
@@ -304,7 +330,7 @@ export class Blake3Store extends DataStore {
           run.settle();
           const record = state.record();
           const done = run;
-          run = new LeafRun(boundary, leafBytes, state, hashMode, keepLeaves);
+          run = new LeafRun(boundary, leafBytes, state, hashMode, keepLeaves, hash);
           keep(record, done).then(() => {
             run.update(chunk.subarray(boundary - at));
             callback(null, chunk);
@@ -609,7 +635,9 @@ export class Blake3Store extends DataStore {
  */
 export function checkBlake3StoreOpts(opts: Blake3StoreOpts): CheckedOpts {
   if (typeof opts !== 'object' || opts === null) throw new TypeError(`opts must be an object, got ${describe(opts)}`);
-  const { key, context, kv, read, erase, verifyStored, outboard, stateEvery = 8 << 20 } = opts;
+  const { key, context, kv, read, erase, verifyStored, outboard, stateEvery = 8 << 20, hasher = 'auto' } = opts;
+  if (!HASHER_CHOICES.includes(hasher))
+    throw new TypeError(`opts.hasher must be 'auto', 'native' or 'wasm', got ${describe(hasher)}`);
   if (typeof stateEvery !== 'number' || !Number.isSafeInteger(stateEvery) || stateEvery < 1024)
     throw new RangeError(`opts.stateEvery must be an integer of at least 1024 bytes, got ${describe(stateEvery)}`);
   if (verifyStored !== undefined && typeof verifyStored !== 'boolean')
@@ -635,7 +663,16 @@ export function checkBlake3StoreOpts(opts: Blake3StoreOpts): CheckedOpts {
       throw new TypeError(`opts.outboard.keep must be a function, got ${describe(keep)}`);
     tree = { leafBytes: outboardLeafBytes(treeOpts, 'opts.outboard'), keep };
   }
-  return { kv, read, erase, verifyStored: verifyStored ?? false, stateEvery, mode: mode as HashMode, outboard: tree };
+  return {
+    kv,
+    read,
+    erase,
+    verifyStored: verifyStored ?? false,
+    stateEvery,
+    mode: mode as HashMode,
+    outboard: tree,
+    hasher,
+  };
 }
 
 type HashMode = Omit<Blake3Opts, 'dkLen'>;
@@ -645,6 +682,7 @@ type CheckedOpts = Pick<Blake3StoreOpts, 'kv' | 'read' | 'erase'> & {
   stateEvery: number;
   mode: HashMode;
   outboard: { leafBytes: number; keep: Blake3StoreOutboard['keep'] } | undefined;
+  hasher: HasherChoice;
 };
 
 /** Fails `stream` with `error` once it is read (at once if it is). */

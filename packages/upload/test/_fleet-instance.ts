@@ -22,6 +22,7 @@ import {
   VERIFIED_HEADER,
   verifyBlake3,
   type HashRecord,
+  type HasherChoice,
 } from '../src/tus-store.ts';
 
 export const INSTANCE_HEADER = 'Blake3-Instance';
@@ -83,6 +84,8 @@ const datastore = new FlippingStore(store, {
   kv: new IoRedisKvStore<HashRecord>(redis, 'blake3:'),
   read,
   erase,
+  // HASHER=wasm or native: the leaf hasher (default 'auto').
+  hasher: (process.env.HASHER ?? 'auto') as HasherChoice,
 });
 const locker = new RedisLocker(redis, { ttlMs: 3000, acquireTimeoutMs: 10_000 });
 const unverified = process.env.UNVERIFIED === '1';

@@ -14,7 +14,14 @@ import { Readable } from 'node:stream';
 import { after, describe, it } from 'node:test';
 import { Upload as TusUpload, type UploadOptions } from 'tus-js-client';
 import { blake3Tus } from '../src/index.ts';
-import { Blake3FileStore, MISMATCH_STATUS, ROOT_HEADER, VERIFIED_HEADER, verifyBlake3 } from '../src/tus-server.ts';
+import {
+  Blake3FileStore,
+  MISMATCH_STATUS,
+  ROOT_HEADER,
+  VERIFIED_HEADER,
+  verifyBlake3,
+  type HasherChoice,
+} from '../src/tus-server.ts';
 import { inThreadHashers } from './_in-thread.ts';
 import { startTusServer } from './_tus-server.ts';
 
@@ -55,8 +62,9 @@ async function uploadWithFaults(
   data: Uint8Array,
   outboard: boolean | BaoTreeOpts,
   restart: boolean,
+  hasher: HasherChoice = 'auto',
 ): Promise<{ store: Blake3FileStore; content: Uint8Array }> {
-  const first = new Blake3FileStore({ directory: dir, outboard });
+  const first = new Blake3FileStore({ directory: dir, outboard, hasher });
   await first.create(new Upload({ id: 'u', size: data.length, offset: 0 }));
   const cut = rng.int(1, data.length - 100_000);
   assert.equal(await first.write(body(data.subarray(0, cut)), 'u', 0), cut);
@@ -65,17 +73,24 @@ async function uploadWithFaults(
   // More of the right bytes, then the server restarts.
   const more = Math.min(data.length - 1, offset + rng.int(1, 50_000));
   if (more > offset) assert.equal(await first.write(body(data.subarray(offset, more)), 'u', offset), more);
-  const restarted = restart ? new Blake3FileStore({ directory: dir, outboard }) : first;
+  const restarted = restart ? new Blake3FileStore({ directory: dir, outboard, hasher }) : first;
   ({ offset } = await restarted.getUpload('u'));
   assert.equal(await restarted.write(body(data.subarray(offset)), 'u', offset), data.length);
   return { store: restarted, content: new Uint8Array(readFileSync(join(dir, 'u'))) };
 }
 
 describe('Blake3FileStore with outboard', () => {
-  for (const restart of [false, true])
-    it(`writes the outboard of the bytes on disk after a dropped connection${restart ? ' and a restart' : ''}, and serves verified ranges`, async () => {
+  // The default hasher ('auto': native where it loads), and WASM.
+  for (const [restart, hasher] of [
+    [false, 'auto'],
+    [true, 'auto'],
+    [true, 'wasm'],
+  ] as const)
+    it(`writes the outboard of the bytes on disk after a dropped connection${restart ? ' and a restart' : ''}, and serves verified ranges (hasher ${hasher})`, async () => {
       const dir = directory();
-      const { store, content: data } = await uploadWithFaults(dir, rng.bytes(rng.int(300_000, 700_000)), true, restart);
+      const input = rng.bytes(rng.int(300_000, 700_000));
+      const { store, content: data } = await uploadWithFaults(dir, input, true, restart, hasher);
+      assert.equal(await store.hasherBackend(), hasher === 'wasm' ? 'wasm' : 'native');
       const root = oracle([{ data, length: 32 }])[0];
       assert.deepEqual(await verifyBlake3(store)(finishing(root), await store.getUpload('u')), {
         headers: { 'Upload-Blake3-Verified': root },

@@ -23,6 +23,7 @@ import {
   VERIFIED_HEADER,
   verifyBlake3,
   type HashRecord,
+  type HasherChoice,
 } from '../src/tus-store.ts';
 
 const official = (data: Uint8Array): string => oracle([{ data, length: 32 }])[0];
@@ -47,49 +48,58 @@ const directories: string[] = [];
 after(() => directories.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 /** Two instances over one directory and one key-value store. */
-function fleet(kv: KvStore<HashRecord> = new MemoryKvStore<HashRecord>()) {
+function fleet(kv: KvStore<HashRecord> = new MemoryKvStore<HashRecord>(), hasher: HasherChoice = 'auto') {
   const directory = mkdtempSync(join(tmpdir(), 'blake3-wrap-'));
   directories.push(directory);
-  const instance = () => new Blake3Store(new FileStore({ directory }), { kv, read: fileStoreBytes(directory) });
+  const instance = () => new Blake3Store(new FileStore({ directory }), { kv, read: fileStoreBytes(directory), hasher });
   return { directory, kv, a: instance(), b: instance() };
 }
 
-describe('Blake3Store over a FileStore', () => {
-  it('continues on another instance from the shared state, reading nothing back, and the root is the official one', async () => {
-    const { a, b, directory } = fleet();
-    const data = new Random(11).bytes(300_001);
-    await a.create(new Upload({ id: 'u', size: data.length, offset: 0 }));
-    // Request boundaries off the chunk grid, alternating instances.
-    const cuts = [0, 70_001, 70_002, 150_000, 222_222, data.length];
-    for (let i = 0; i + 1 < cuts.length; i++) {
-      const at = i % 2 === 0 ? a : b;
-      assert.equal(await at.write(body(data.subarray(cuts[i], cuts[i + 1])), 'u', cuts[i]), cuts[i + 1]);
-    }
-    const upload = await b.getUpload('u');
-    const root = official(data);
-    assert.deepEqual(await verifyBlake3(b)(finishing(root), upload), { headers: { [VERIFIED_HEADER]: root } });
-    assert.equal(a.bytesReadBack + b.bytesReadBack, 0, 'no byte read back');
-    assert.deepEqual(readFileSync(join(directory, 'u')), Buffer.from(data));
-    // Final on every instance.
-    assert.deepEqual(await verifyBlake3(a)(finishing(root), upload), { headers: { [VERIFIED_HEADER]: root } });
-    await assert.rejects(a.write(body(data.subarray(0, 10)), 'u', data.length));
-    assert.equal(readFileSync(join(directory, 'u')).length, data.length, 'no byte taken after it verified');
+// The native hasher where it loads (the default, 'auto', which the other tests use) and WASM.
+for (const hasher of ['native', 'wasm'] as const)
+  describe(`Blake3Store over a FileStore, hashing with ${hasher}`, () => {
+    it('continues on another instance from the shared state, reading nothing back, and the root is the official one', async () => {
+      const { a, b, directory } = fleet(undefined, hasher);
+      assert.equal(await a.hasherBackend(), hasher);
+      const data = new Random(11).bytes(300_001);
+      await a.create(new Upload({ id: 'u', size: data.length, offset: 0 }));
+      // Request boundaries off the chunk grid, alternating instances.
+      const cuts = [0, 70_001, 70_002, 150_000, 222_222, data.length];
+      for (let i = 0; i + 1 < cuts.length; i++) {
+        const at = i % 2 === 0 ? a : b;
+        assert.equal(await at.write(body(data.subarray(cuts[i], cuts[i + 1])), 'u', cuts[i]), cuts[i + 1]);
+      }
+      const upload = await b.getUpload('u');
+      const root = official(data);
+      assert.deepEqual(await verifyBlake3(b)(finishing(root), upload), { headers: { [VERIFIED_HEADER]: root } });
+      assert.equal(a.bytesReadBack + b.bytesReadBack, 0, 'no byte read back');
+      assert.deepEqual(readFileSync(join(directory, 'u')), Buffer.from(data));
+      // Final on every instance.
+      assert.deepEqual(await verifyBlake3(a)(finishing(root), upload), { headers: { [VERIFIED_HEADER]: root } });
+      await assert.rejects(a.write(body(data.subarray(0, 10)), 'u', data.length));
+      assert.equal(readFileSync(join(directory, 'u')).length, data.length, 'no byte taken after it verified');
+    });
+
+    it('hashes exactly the bytes kept when a request breaks, whatever passed through it', async () => {
+      const { a, b, directory } = fleet(undefined, hasher);
+      const data = new Random(12).bytes(260_000);
+      await a.create(new Upload({ id: 'u', size: data.length, offset: 0 }));
+      await a.write(body(data.subarray(0, 100_000)), 'u', 0);
+      // Other bytes than the retry's go through the hash, then the connection breaks.
+      await assert.rejects(a.write(body(new Random(13).bytes(90_000), true), 'u', 100_000));
+      const { offset } = await b.getUpload('u');
+      assert.ok(offset >= 100_000 && offset <= 190_000, `offset ${offset}`);
+      await b.write(body(data.subarray(offset)), 'u', offset);
+      const stored = new Uint8Array(readFileSync(join(directory, 'u')));
+      assert.equal(bytesToHex(await b.rootOf('u', data.length)), official(stored));
+      // The broken request's bytes that the store kept were re-read once: at most that request's worth.
+      assert.ok(a.bytesReadBack <= 90_000, `read back ${a.bytesReadBack}`);
+    });
   });
 
-  it('hashes exactly the bytes kept when a request breaks, whatever passed through it', async () => {
-    const { a, b, directory } = fleet();
-    const data = new Random(12).bytes(260_000);
-    await a.create(new Upload({ id: 'u', size: data.length, offset: 0 }));
-    await a.write(body(data.subarray(0, 100_000)), 'u', 0);
-    // Other bytes than the retry's go through the hash, then the connection breaks.
-    await assert.rejects(a.write(body(new Random(13).bytes(90_000), true), 'u', 100_000));
-    const { offset } = await b.getUpload('u');
-    assert.ok(offset >= 100_000 && offset <= 190_000, `offset ${offset}`);
-    await b.write(body(data.subarray(offset)), 'u', offset);
-    const stored = new Uint8Array(readFileSync(join(directory, 'u')));
-    assert.equal(bytesToHex(await b.rootOf('u', data.length)), official(stored));
-    // The broken request's bytes that the store kept were re-read once: at most that request's worth.
-    assert.ok(a.bytesReadBack <= 90_000, `read back ${a.bytesReadBack}`);
+describe('Blake3Store over a FileStore', () => {
+  it('hashes with the native addon by default where it is built (auto)', async () => {
+    assert.equal(await fleet().a.hasherBackend(), 'native');
   });
 
   it('bytes that passed the hash but that the store did not keep are taken back (a store that buffers and loses its buffer)', async () => {

@@ -1,0 +1,2 @@
+export { hashSubtrees } from './hash-subtrees.js';
+export { NativeAddonError, platformName } from './_addon.js';
