@@ -260,7 +260,7 @@ function traceSummary(name: string, out: BenchOut): string {
   let gaps = 0;
   for (let i = 0; i < asks.length && i < ends.length; i++) gaps += Math.max(0, asks[i] - ends[i]);
   const wait = s.reduce((n, r) => n + (r.first - r.asked), 0) / s.length;
-  // The verified download's final group, asked alone before the ranges.
+  // The verified download's final group, asked before the ranges are read.
   const final = (out.events ?? []).filter((e) => typeof e[1] === 'string' && e[3] === 1 && e[1] !== 'stored');
   const before = final.length >= 2 ? ` (final group asked at ${f(final[0]![0])}, verified at ${f(final[1]![0])})` : '';
   return `    ${name}: ${f(out.ms)} ms; first range asked at ${f(start)}${before}, last byte at ${f(lastEnd)}, end +${f(out.ms - lastEnd)}; mirrors idle ${idle.join(' / ')} ms; range end to next request ${(gaps / asks.length).toFixed(1)} ms mean over ${asks.length}; request to first bytes ${f(wait)} ms mean`;
@@ -316,11 +316,11 @@ try {
       }
       if (parts.has('corrupt')) {
         mirrors.resetCounters();
-        // A byte three quarters into the first range (the final group is asked first): the groups
+        // A byte three quarters into the first range asked of the first mirror: the groups
         // before it verify and are kept, so only the rest of the range is fetched again.
         const flipAt = (3 * rangeSize) / 4 + 1234;
         const kept = Math.floor(flipAt / GROUP) * GROUP;
-        mirrors.setBehaviour(0, { fault: (n) => (n === 1 ? 'flip' : undefined), flipAt: () => flipAt });
+        mirrors.setBehaviour(0, { fault: (n) => (n === 0 ? 'flip' : undefined), flipAt: () => flipAt });
         const out = await bench(page, {
           variant: 'verified',
           sources: local,
