@@ -6,6 +6,7 @@
  * @module
  */
 import type { BatchBuffers } from './_batch-buffers.js';
+import { rangeHeader } from './_range-header.js';
 import type { AskedRange } from './_ranges-ahead.js';
 import { BodyReader } from './_body-reader.js';
 import type { LeafHashes } from './_leaf-hashes.js';
@@ -36,12 +37,6 @@ export type RangeContext = {
   /** The request, when it was asked ahead (`_ranges-ahead.ts`) of this source for this range. */
   asked?: AskedRange;
 };
-
-/** The Range header for groups [first, first + count), open-ended when they include the final group. */
-export function rangeHeader(range: RangeRequest, groupBytes: number, final: boolean): string {
-  const start = range.first * groupBytes;
-  return final ? `bytes=${start}-` : `bytes=${start}-${start + range.count * groupBytes - 1}`;
-}
 
 /**
  * Bytes read before a batch of groups is verified and handed on: one hashing call for many of

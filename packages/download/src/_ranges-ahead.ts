@@ -13,8 +13,7 @@
  * @module
  */
 import { leafCount } from '@blake3-web/stream/_internal';
-import type { Range } from './_group-runs.js';
-import { rangeHeader } from './_fetch-range.js';
+import { rangeHeader } from './_range-header.js';
 import type { Source, SourcePool } from './_sources.js';
 
 /** A range asked ahead: its source, and the response to come. */
@@ -62,7 +61,7 @@ export class RangesAhead {
   }
 
   /** The request asked ahead for `range`, if any (and not from a source dropped since), once. */
-  take(range: Range): AskedRange | undefined {
+  take(range: { first: number; count: number; failedOn: ReadonlySet<Source> }): AskedRange | undefined {
     const k = key(range);
     const asked = this.#asked.get(k);
     if (!asked) return undefined;
