@@ -236,8 +236,12 @@ function spans(events: TraceEvent[]): Span[] {
   return out.sort((a, b) => a.asked - b.asked);
 }
 
-/** Where one traced run's time went. */
-function traceSummary(name: string, out: BenchOut): string {
+/**
+ * Where one traced run's time went. Through the link, each mirror's time not carrying (`lost`):
+ * from the start to its last byte, less what its bytes (the outboard on the first mirror for a
+ * verified run) take at the link's rate.
+ */
+function traceSummary(name: string, out: BenchOut, linkRate?: number, outboardBytes = 0): string {
   const s = spans(out.events ?? []);
   const start = Math.min(...s.map((r) => r.asked));
   const lastEnd = Math.max(...s.map((r) => r.ended));
@@ -263,7 +267,23 @@ function traceSummary(name: string, out: BenchOut): string {
   // The verified download's final group, asked before the ranges are read.
   const final = (out.events ?? []).filter((e) => typeof e[1] === 'string' && e[3] === 1 && e[1] !== 'stored');
   const before = final.length >= 2 ? ` (final group asked at ${f(final[0]![0])}, verified at ${f(final[1]![0])})` : '';
-  return `    ${name}: ${f(out.ms)} ms; first range asked at ${f(start)}${before}, last byte at ${f(lastEnd)}, end +${f(out.ms - lastEnd)}; mirrors idle ${idle.join(' / ')} ms; range end to next request ${(gaps / asks.length).toFixed(1)} ms mean over ${asks.length}; request to first bytes ${f(wait)} ms mean`;
+  let lost = '';
+  if (linkRate) {
+    const verified = typeof out.events?.[0]?.[1] === 'string';
+    lost = `; link time lost ${mirrors
+      .map((m) => {
+        const mine = s.filter((r) => r.source === m);
+        const end = Math.max(...mine.map((r) => r.ended));
+        const bytes = verified
+          ? (out.events as [number, string, number, number, number][])
+              .filter((e) => e[1] === 'verified' && e[4] === m)
+              .reduce((n, e) => n + e[3] * GROUP, 0) + (m === 0 ? outboardBytes : 0)
+          : (size / rangeSize / mirrors.length) * rangeSize;
+        return f(end - (bytes / linkRate) * 1000);
+      })
+      .join(' / ')} ms`;
+  }
+  return `    ${name}: ${f(out.ms)} ms${lost}; first range asked at ${f(start)}${before}, last byte at ${f(lastEnd)}, end +${f(out.ms - lastEnd)}; mirrors idle ${idle.join(' / ')} ms; range end to next request ${(gaps / asks.length).toFixed(1)} ms mean over ${asks.length}; request to first bytes ${f(wait)} ms mean`;
 }
 
 const fixture = await startFixtureServer();
@@ -311,7 +331,8 @@ try {
               rangeSize,
               trace: true,
             });
-            console.log(traceSummary(name, out));
+            const linked = links.length > 0 ? LINK_BYTES_PER_SECOND : undefined;
+            console.log(traceSummary(name, out, linked, main.file.outboard.length));
           }
       }
       if (parts.has('corrupt')) {
