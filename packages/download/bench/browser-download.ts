@@ -9,7 +9,11 @@
 // that drops the bytes and the same ranges fetched unverified, and a run where one range arrives with a flipped byte,
 // reporting how many bytes were fetched twice. Not a test: numbers come from a quiet machine.
 //   node --import tsx packages/download/bench/browser-download.ts [MiB] [rounds] [engines]
-//     [parts: local,link,opfs,discard,plain,fresh,reuse,corrupt] [OPFS MiB]
+//     [parts: local,link,trace,opfs,discard,plain,fresh,reuse,corrupt] [OPFS MiB]
+// `trace` runs the three of `link` (or of `local` without it) once per round with each range's
+// times taken in the page, and prints where each run's time went: before the first range, each
+// mirror's time with no range in flight, the gaps between a range's end and the next request,
+// and the time from the last byte to the download's end.
 // `fresh` and `reuse` are `plain` read as the download reads a body (256 KiB at a time, BYOB where
 // the body is a byte stream), into a fresh buffer per batch or one buffer reused: what reading
 // alone costs each way, without verifying or storing.
@@ -36,7 +40,9 @@ const concurrency = 4;
 const rangeSize = 2 * MiB;
 const LINK_BYTES_PER_SECOND = 200e6 / 8;
 
-type BenchOut = { ms: number; bytes: number };
+/** Page times (see `bench` in servers/pages/download.html): plain ranges, or the download's group events. */
+type TraceEvent = [number, number, number, number] | [number, string, number, number, number];
+type BenchOut = { ms: number; bytes: number; events?: TraceEvent[] };
 type BenchPage = { blake3Download?: { bench(o: object): Promise<BenchOut> }; blake3WebError?: string };
 
 const median = (xs: number[]) => xs.slice().sort((a, b) => a - b)[xs.length >> 1];
@@ -200,6 +206,86 @@ async function compare(page: Page, label: string, urls: string[], root: string, 
   );
 }
 
+/** A range's time in flight: asked, answered (plain) or first verified (verified), ended, source. */
+type Span = { asked: number; first: number; ended: number; source: number };
+
+/** The ranges of one traced run (the verified one's single final group apart), in order asked. */
+function spans(events: TraceEvent[]): Span[] {
+  if (typeof events[0]?.[1] === 'number')
+    return (events as [number, number, number, number][]).map(([asked, first, ended, source]) => ({
+      asked,
+      first,
+      ended,
+      source,
+    }));
+  const open = new Map<number, Span & { end: number }>();
+  const out: Span[] = [];
+  for (const [t, kind, first, count, source] of events as [number, string, number, number, number][]) {
+    if (kind === 'requested') open.set(first, { asked: t, first: NaN, ended: NaN, source, end: first + count });
+    if (kind !== 'verified') continue;
+    for (const [start, r] of open) {
+      if (first < start || first >= r.end) continue;
+      if (Number.isNaN(r.first)) r.first = t;
+      if (first + count === r.end) {
+        r.ended = t;
+        open.delete(start);
+        if (r.end - start > 1) out.push(r);
+      }
+    }
+  }
+  return out.sort((a, b) => a.asked - b.asked);
+}
+
+/**
+ * Where one traced run's time went. Through the link, each mirror's time not carrying (`lost`):
+ * from the start to its last byte, less what its bytes (the outboard on the first mirror for a
+ * verified run) take at the link's rate.
+ */
+function traceSummary(name: string, out: BenchOut, linkRate?: number, outboardBytes = 0): string {
+  const s = spans(out.events ?? []);
+  const start = Math.min(...s.map((r) => r.asked));
+  const lastEnd = Math.max(...s.map((r) => r.ended));
+  const f = (n: number) => n.toFixed(0);
+  const mirrors = [...new Set(s.map((r) => r.source))].sort();
+  // Each mirror's time with nothing in flight between the run's first request and its last byte.
+  const idle = mirrors.map((m) => {
+    const mine = s.filter((r) => r.source === m);
+    let busyTo = start;
+    let gap = 0;
+    for (const r of mine) {
+      if (r.asked > busyTo) gap += r.asked - busyTo;
+      busyTo = Math.max(busyTo, r.ended);
+    }
+    return `${f(gap + (lastEnd - busyTo))}`;
+  });
+  // From a range's end to its slot's next request: the slot is the one whose request came next.
+  const ends = s.map((r) => r.ended).sort((a, b) => a - b);
+  const asks = s.map((r) => r.asked).slice(concurrency);
+  let gaps = 0;
+  for (let i = 0; i < asks.length && i < ends.length; i++) gaps += Math.max(0, asks[i] - ends[i]);
+  const wait = s.reduce((n, r) => n + (r.first - r.asked), 0) / s.length;
+  // The verified download's final group, asked before the ranges are read.
+  const final = (out.events ?? []).filter((e) => typeof e[1] === 'string' && e[3] === 1 && e[1] !== 'stored');
+  const before = final.length >= 2 ? ` (final group asked at ${f(final[0]![0])}, verified at ${f(final[1]![0])})` : '';
+  let lost = '';
+  if (linkRate) {
+    const verified = typeof out.events?.[0]?.[1] === 'string';
+    lost = `; link time lost ${mirrors
+      .map((m) => {
+        const mine = s.filter((r) => r.source === m);
+        const end = Math.max(...mine.map((r) => r.ended));
+        const bytes = verified
+          ? (out.events as [number, string, number, number, number][])
+              .filter((e) => e[1] === 'verified' && e[4] === m)
+              .reduce((n, e) => n + e[3] * GROUP, 0) + (m === 0 ? outboardBytes : 0)
+          : (size / rangeSize / mirrors.length) * rangeSize;
+        return f(end - (bytes / linkRate) * 1000);
+      })
+      .join(' / ')} ms`;
+  }
+  return `    ${name}: ${f(out.ms)} ms${lost}; first range asked at ${f(start)}${before}, last byte at ${f(lastEnd)}, end +${f(out.ms - lastEnd)}; mirrors idle ${idle.join(' / ')} ms; range end to next request ${(gaps / asks.length).toFixed(1)} ms mean over ${asks.length}; request to first bytes ${f(wait)} ms mean`;
+}
+
 const fixture = await startFixtureServer();
 const main = content(size);
 const mirrors: RangeSources = await startRangeSources(new Map([['f.bin', main.file]]), 2);
@@ -225,13 +311,37 @@ try {
           main.root,
           size,
         );
+      if (parts.has('trace')) {
+        const urls = links.length > 0 ? links.map((l) => `${l.endpoint}f.bin`) : local;
+        console.log(`  traced, ${links.length > 0 ? 'through the link' : 'local'} (load ${load()}):`);
+        const variants = [
+          { name: 'plain', o: { variant: 'plain' } },
+          { name: 'verified, dropped', o: { variant: 'verified', store: 'discard' } },
+          { name: 'verified', o: { variant: 'verified', store: 'memory' } },
+        ];
+        for (let r = 0; r < rounds; r++)
+          for (let i = 0; i < variants.length; i++) {
+            const { name, o } = variants[(i + r) % variants.length]!;
+            const out = await bench(page, {
+              ...o,
+              sources: urls,
+              root: main.root,
+              size,
+              concurrency,
+              rangeSize,
+              trace: true,
+            });
+            const linked = links.length > 0 ? LINK_BYTES_PER_SECOND : undefined;
+            console.log(traceSummary(name, out, linked, main.file.outboard.length));
+          }
+      }
       if (parts.has('corrupt')) {
         mirrors.resetCounters();
-        // A byte three quarters into the first range (the final group is asked first): the groups
+        // A byte three quarters into the first range asked of the first mirror: the groups
         // before it verify and are kept, so only the rest of the range is fetched again.
         const flipAt = (3 * rangeSize) / 4 + 1234;
         const kept = Math.floor(flipAt / GROUP) * GROUP;
-        mirrors.setBehaviour(0, { fault: (n) => (n === 1 ? 'flip' : undefined), flipAt: () => flipAt });
+        mirrors.setBehaviour(0, { fault: (n) => (n === 0 ? 'flip' : undefined), flipAt: () => flipAt });
         const out = await bench(page, {
           variant: 'verified',
           sources: local,

@@ -16,6 +16,7 @@ import { fetchOutboard } from './_fetch-outboard.js';
 import { BatchBuffers } from './_batch-buffers.js';
 import { batchBytes, fetchRange, NotTheSource, type RangeRequest } from './_fetch-range.js';
 import { LeafHashes, OutboardMismatch } from './_leaf-hashes.js';
+import { RangesAhead, type AskedRange } from './_ranges-ahead.js';
 import { MAX_STRIKES, SourceFault, SourcePool, type Source } from './_sources.js';
 import type { DownloadStore, GroupRun, StoredContent } from './store.js';
 import { groupLen, merge, plan, recheck, type Range } from './_group-runs.js';
@@ -69,6 +70,8 @@ async function run(pool: SourcePool, opts: ResolvedOpts, delivery: Delivery | un
   // Where the SIMD kernel compiles asynchronously (Chromium's main thread), the groups would
   // hash on the JavaScript kernel until it is ready: it compiles while the outboard arrives.
   const kernel = ready();
+  /** The first ranges of a download the store does not know, asked while the outboard arrives. */
+  let ahead: RangesAhead | undefined;
   try {
     // The outboard: kept from before, given, or fetched.
     let leaves: LeafHashes | undefined;
@@ -82,9 +85,11 @@ async function run(pool: SourcePool, opts: ResolvedOpts, delivery: Delivery | un
         throw err;
       }
     }
+    let knownRoot = false;
     if (!leaves && store) {
       const known = (await store.list()).find((d) => d.root === opts.rootHex && d.chunkGroupLog === opts.chunkGroupLog);
       if (known) {
+        knownRoot = true;
         const opened = await store.open(opts.rootHex, known);
         const kept = await opened.readOutboard();
         try {
@@ -100,7 +105,13 @@ async function run(pool: SourcePool, opts: ResolvedOpts, delivery: Delivery | un
       }
     }
     if (!leaves) {
-      const ctx = { ...opts, signal };
+      const onClaimed = (size: number) => {
+        if (ahead || knownRoot) return;
+        ahead = new RangesAhead();
+        const { groupBytes, concurrency: count, fetch, headers } = opts;
+        ahead.ask(size, { groupBytes, perRange: opts.rangeSize / groupBytes, count, fetch, headers }, pool);
+      };
+      const ctx = { ...opts, signal, onClaimed };
       const urls: { url: string; source?: Source }[] =
         typeof opts.outboard === 'string'
           ? [{ url: opts.outboard }]
@@ -186,7 +197,7 @@ async function run(pool: SourcePool, opts: ResolvedOpts, delivery: Delivery | un
 
     // One buffer per request in flight, kept from one range to the next.
     const buffers = new BatchBuffers(batchBytes(opts.groupBytes), opts.concurrency);
-    const ctxFor = (source: Source, pending: GroupRun[]) => ({
+    const ctxFor = (source: Source, pending: GroupRun[], asked: AskedRange | undefined) => ({
       leaves: tree,
       buffers,
       fetch: opts.fetch,
@@ -194,18 +205,19 @@ async function run(pool: SourcePool, opts: ResolvedOpts, delivery: Delivery | un
       stallTimeout: opts.stallTimeout,
       signal,
       verified: onVerified(source, pending),
+      asked,
     });
 
     const runRanges = async (queue: Range[]): Promise<void> => {
       const running = new Set<Promise<void>>();
       let fatal: { error: unknown } | undefined;
-      const runOne = async (range: Range, source: Source): Promise<void> => {
+      const runOne = async (range: Range, source: Source, asked: AskedRange | undefined): Promise<void> => {
         source.inflight++;
         const started = Date.now();
         const pending: GroupRun[] = [];
         try {
           event({ kind: 'requested', first: range.first, count: range.count, source: source.url });
-          await fetchRange(source, range, { ...ctxFor(source, pending), leaves: tree });
+          await fetchRange(source, range, { ...ctxFor(source, pending, asked), leaves: tree });
           source.measured(range.count * tree.groupBytes, Date.now() - started);
           if (source.strikes > 0) source.strikes--;
         } catch (err) {
@@ -239,10 +251,11 @@ async function run(pool: SourcePool, opts: ResolvedOpts, delivery: Delivery | un
         }
         while (!fatal && running.size < opts.concurrency && queue.length > 0) {
           if (delivery?.mayStart && !delivery.mayStart(queue[0].first)) break;
-          const source = pool.pick(queue[0].failedOn);
+          const asked = ahead?.take(queue[0]);
+          const source = asked?.source ?? pool.pick(queue[0].failedOn);
           if (!source) break;
           const range = queue.shift()!;
-          const task: Promise<void> = runOne(range, source)
+          const task: Promise<void> = runOne(range, source, asked)
             .catch((error: unknown) => {
               fatal ??= { error };
               stop.abort(error);
@@ -299,6 +312,7 @@ async function run(pool: SourcePool, opts: ResolvedOpts, delivery: Delivery | un
     if (!proven) await runRanges(finalGroup());
     progress(true);
     await runRanges(plan(have, tree.groups - 1, opts.rangeSize / tree.groupBytes));
+    ahead?.cancel();
     progress(true);
     if (have.some((b) => b === 0)) throw fail('groups are missing after every range ended');
     return { leaves: tree, stored, opts };
@@ -306,6 +320,7 @@ async function run(pool: SourcePool, opts: ResolvedOpts, delivery: Delivery | un
     await stored?.close().catch(() => {});
     throw err;
   } finally {
+    ahead?.cancel();
     outer?.removeEventListener('abort', onAbort);
     delivery?.signal?.removeEventListener('abort', onCancel);
   }

@@ -18,6 +18,8 @@ export type OutboardContext = {
   headers: Headers;
   stallTimeout: number;
   signal: AbortSignal | undefined;
+  /** Told the content size the header claims (within `maxOutboardBytes`), before the rest arrives. */
+  onClaimed?(size: number): void;
 };
 
 /** The outboard at `url`, proven against the root; a SourceFault says what was wrong. */
@@ -78,6 +80,7 @@ export async function fetchOutboard(
               `claims ${claimed.size} content bytes, whose ${claimed.outboardBytes}-byte outboard exceeds opts.maxOutboardBytes (${ctx.maxOutboardBytes})`,
             );
           want = claimed.outboardBytes;
+          ctx.onClaimed?.(claimed.size);
           const whole = new Uint8Array(want);
           whole.set(outboard);
           outboard = whole;

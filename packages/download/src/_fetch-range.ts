@@ -6,6 +6,8 @@
  * @module
  */
 import type { BatchBuffers } from './_batch-buffers.js';
+import { rangeHeader } from './_range-header.js';
+import type { AskedRange } from './_ranges-ahead.js';
 import { BodyReader } from './_body-reader.js';
 import type { LeafHashes } from './_leaf-hashes.js';
 import { SourceFault, type Source } from './_sources.js';
@@ -32,6 +34,8 @@ export type RangeContext = {
    * request and is not the source's fault.
    */
   verified(first: number, bytes: Uint8Array): Promise<void>;
+  /** The request, when it was asked ahead (`_ranges-ahead.ts`) of this source for this range. */
+  asked?: AskedRange;
 };
 
 /**
@@ -69,16 +73,24 @@ export async function fetchRange(source: Source, range: RangeRequest, ctx: Range
   const most = final ? fixed + leaves.groupBytes : fixed;
   const guard = new StallGuard(ctx.stallTimeout, ctx.signal);
   const headers = new Headers(ctx.headers);
-  headers.set('range', final ? `bytes=${start}-` : `bytes=${start}-${start + fixed - 1}`);
+  headers.set('range', rangeHeader(range, leaves.groupBytes, final));
   const where = `bytes ${start}-${final ? '' : start + fixed - 1}`;
   const fault = (why: string, drop: boolean) => new SourceFault(`${where}: ${why}`, drop, why);
   let body: BodyReader | undefined;
   /** The buffer the body reads into (each BYOB read hands it back as another ArrayBuffer). */
   let buffer: ArrayBuffer | undefined;
+  const { asked } = ctx;
+  const abortAsked = () => asked!.abort(guard.signal.reason);
   try {
     let response: Response;
     try {
-      response = await guard.race(ctx.fetch(source.url, { headers, signal: guard.signal, cache: 'no-store' }));
+      if (asked) {
+        if (guard.signal.aborted) abortAsked();
+        else guard.signal.addEventListener('abort', abortAsked, { once: true });
+      }
+      response = await guard.race(
+        asked?.response ?? ctx.fetch(source.url, { headers, signal: guard.signal, cache: 'no-store' }),
+      );
     } catch (err) {
       throw asFault(err, ctx.signal, (why) => fault(why, false));
     }
@@ -179,6 +191,7 @@ export async function fetchRange(source: Source, range: RangeRequest, ctx: Range
     return start + received;
   } finally {
     guard.done();
+    guard.signal.removeEventListener('abort', abortAsked);
     body?.cancel();
     // Every hand has settled; a read still pending holds a detached buffer, which is dropped.
     if (buffer) ctx.buffers.give(buffer);

@@ -44,7 +44,8 @@ export type DownloadProgress = {
 export type GroupEvent = {
   /**
    * `'stored'`: found in the store when the download opened, and verified again;
-   * `'requested'`: asked of `source`;
+   * `'requested'`: asked of `source` (a range asked ahead while the outboard arrived: when the
+   *   download starts reading it);
    * `'verified'`: arrived from `source`, verified against the root, and written to the store;
    * `'refused'`: the rest of a range `source` failed (`reason` says how), to be asked of another.
    */

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
-import { download, DownloadError, memoryStore, type DownloadProgress } from '../src/index.ts';
+import { download, DownloadError, memoryStore, type DownloadProgress, type GroupEvent } from '../src/index.ts';
 import { OUTBOARD_FAULTS, RANGE_FAULTS, startMirrors, type RangeFault } from './_range-server.ts';
 import { bytesOf, fixture } from './_fixture.ts';
 
@@ -79,9 +79,9 @@ describe('download', { timeout: 180_000 }, () => {
     const rangeSize = 32 * 16384;
     const flipped = 300_000;
     const prefix = Math.floor(flipped / 16384) * 16384;
-    // The first mirror serves the final group (asked first), then flips one byte in the first range.
+    // The first mirror flips one byte in the first range.
     const mirrors = await startMirrors(content, outboard, [
-      { rangeFault: (n) => (n === 1 ? 'flip' : undefined), flipAt: () => flipped },
+      { rangeFault: (_, start) => (start === 0 ? 'flip' : undefined), flipAt: () => flipped },
       {},
     ]);
     try {
@@ -90,6 +90,87 @@ describe('download', { timeout: 180_000 }, () => {
       assert.deepEqual(mirrors.stats[0].faults, ['flip']);
       const fetched = mirrors.stats.reduce((n, s) => n + s.contentBytes, 0);
       assert.equal(fetched - content.length, rangeSize - prefix, 'bytes fetched twice');
+    } finally {
+      await mirrors.close();
+    }
+  });
+
+  it('asks its first ranges while the outboard arrives, and reads them once it proves the root', async () => {
+    const { content, root, outboard } = fixture(1_000_000, 81);
+    const mirrors = await startMirrors(content, outboard, [{}, {}]);
+    try {
+      const concurrency = 3;
+      /** Range requests made, and how many of them came before the outboard's rest was sent. */
+      let ranges = 0;
+      let before: number | undefined;
+      let allAsked = () => {};
+      const asked = new Promise<void>((resolve) => (allAsked = resolve));
+      const fetchVia = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+        const url = String(input);
+        if (!url.endsWith('.obao')) {
+          if (++ranges === concurrency) allAsked();
+          return fetch(input, init);
+        }
+        const whole = new Uint8Array(await (await fetch(input, init)).arrayBuffer());
+        // The header at once; the rest once the ranges are asked, or after 3 s.
+        const body = new ReadableStream<Uint8Array>({
+          async start(controller) {
+            controller.enqueue(whole.slice(0, 8));
+            await Promise.race([asked, new Promise((r) => setTimeout(r, 3000))]);
+            before = ranges;
+            controller.enqueue(whole.slice(8));
+            controller.close();
+          },
+        });
+        return new Response(body, { status: 200 });
+      };
+      const events: GroupEvent[] = [];
+      const blob = await download(mirrors.urls, {
+        root,
+        concurrency,
+        rangeSize: 8 * 16384,
+        fetch: fetchVia,
+        onGroups: (e) => events.push(e),
+      });
+      assert.deepEqual(await bytesOf(blob), content);
+      assert.equal(before, concurrency, 'ranges asked before the outboard was whole');
+      // Asked of both mirrors, each range once: nothing fetched twice.
+      assert.ok(mirrors.stats.every((s) => s.rangeRequests > 0));
+      assert.equal(
+        mirrors.stats.reduce((n, s) => n + s.contentBytes, 0),
+        content.length,
+      );
+      assert.equal(
+        events.filter((e) => e.kind === 'verified').reduce((n, e) => n + e.count, 0),
+        Math.ceil(content.length / 16384),
+      );
+    } finally {
+      await mirrors.close();
+    }
+  });
+
+  it('asks nothing ahead of a download its store knows, and reads nothing asked ahead that the proven tree does not plan', async () => {
+    const { content, root, outboard } = fixture(1_000_000, 82);
+    // The first mirror's outboard is another file's, of 3 groups: its header has the range of
+    // groups 0-1 asked ahead, which no plan of the proven tree (ranges of 5 groups) holds.
+    const other = fixture(40_000, 83);
+    const mirrors = await startMirrors(content, outboard, [{ outboardFault: 'other' }, {}], other.outboard);
+    try {
+      const store = memoryStore();
+      const events: GroupEvent[] = [];
+      const opts = { root, rangeSize: 5 * 16384, concurrency: 2, store, strategy: 'in-order' as const };
+      const blob = await download(mirrors.urls, { ...opts, onGroups: (e) => events.push(e) });
+      assert.deepEqual(await bytesOf(blob), content);
+      assert.ok(events.some((e) => e.kind === 'requested' && e.first === 0 && e.count === 5));
+      assert.ok(!events.some((e) => e.kind === 'requested' && e.count === 2));
+      // Opened again, the store holds it whole: no range is asked, ahead or not.
+      const asked = mirrors.stats.map((s) => s.rangeRequests);
+      const again = await download(mirrors.urls, opts);
+      assert.deepEqual(await bytesOf(again), content);
+      assert.deepEqual(
+        mirrors.stats.map((s) => s.rangeRequests),
+        asked,
+      );
     } finally {
       await mirrors.close();
     }

@@ -21,8 +21,12 @@ describe('onGroups', { timeout: 120_000 }, () => {
   it('tells each group once, and the groups a hostile source failed verify from the other', async () => {
     const { content, root, outboard } = fixture(1_000_000, 71);
     const groups = Math.ceil(content.length / GROUP);
-    // The first mirror serves the final group (asked first) and flips a byte in every range after.
-    const mirrors = await startMirrors(content, outboard, [{ rangeFault: (n) => (n === 0 ? undefined : 'flip') }, {}]);
+    // The first mirror serves the final group and flips a byte in every other range.
+    const finalStart = (groups - 1) * GROUP;
+    const mirrors = await startMirrors(content, outboard, [
+      { rangeFault: (_, start) => (start === finalStart ? undefined : 'flip') },
+      {},
+    ]);
     const [hostile, honest] = mirrors.urls;
     try {
       const events: GroupEvent[] = [];
