@@ -216,7 +216,8 @@ async function run(pool: SourcePool, opts: ResolvedOpts, delivery: Delivery | un
         const started = Date.now();
         const pending: GroupRun[] = [];
         try {
-          event({ kind: 'requested', first: range.first, count: range.count, source: source.url });
+          // A range asked ahead was told when the size was proven.
+          if (!asked) event({ kind: 'requested', first: range.first, count: range.count, source: source.url });
           await fetchRange(source, range, { ...ctxFor(source, pending, asked), leaves: tree });
           source.measured(range.count * tree.groupBytes, Date.now() - started);
           if (source.strikes > 0) source.strikes--;
@@ -311,7 +312,14 @@ async function run(pool: SourcePool, opts: ResolvedOpts, delivery: Delivery | un
     }
     if (!proven) await runRanges(finalGroup());
     progress(true);
-    await runRanges(plan(have, tree.groups - 1, opts.rangeSize / tree.groupBytes));
+    const ranges = plan(have, tree.groups - 1, opts.rangeSize / tree.groupBytes);
+    // The ranges asked ahead went to their sources before the size was proven: those the plan
+    // holds are told now, whether they are read or cancelled unread (their source dropped
+    // meanwhile), so that what each source was asked adds up to the requests it was sent.
+    ahead?.keepPlanned(ranges, (r) =>
+      event({ kind: 'requested', first: r.first, count: r.count, source: r.source.url }),
+    );
+    await runRanges(ranges);
     ahead?.cancel();
     progress(true);
     if (have.some((b) => b === 0)) throw fail('groups are missing after every range ended');

@@ -16,8 +16,10 @@ import { leafCount } from '@blake3-web/stream/_internal';
 import { rangeHeader } from './_range-header.js';
 import type { Source, SourcePool } from './_sources.js';
 
-/** A range asked ahead: its source, and the response to come. */
+/** A range asked ahead: its groups, its source, and the response to come. */
 export type AskedRange = {
+  first: number;
+  count: number;
   source: Source;
   response: Promise<Response>;
   /** Cancels the request (and its body, once it answered). */
@@ -54,7 +56,7 @@ export class RangesAhead {
         controller.abort(reason);
         void response.then((r) => r.body?.cancel().catch(() => {})).catch(() => {});
       };
-      this.#asked.set(key({ first, count }), { source, response, abort });
+      this.#asked.set(key({ first, count }), { first, count, source, response, abort });
       first += count;
     }
     for (const s of picked) s.inflight--;
@@ -69,6 +71,22 @@ export class RangesAhead {
     if (!asked.source.dropped && !range.failedOn.has(asked.source)) return asked;
     asked.abort();
     return undefined;
+  }
+
+  /**
+   * Once the final group has proven the size: each range asked that the plan holds is told
+   * (`onAsked`), to be read or, if its source is dropped meanwhile, cancelled unread; any other,
+   * asked on a header that lied, is cancelled now and never told.
+   */
+  keepPlanned(planned: readonly { first: number; count: number }[], onAsked: (asked: AskedRange) => void): void {
+    const wanted = new Set(planned.map(key));
+    for (const [k, asked] of this.#asked) {
+      if (wanted.has(k)) onAsked(asked);
+      else {
+        asked.abort();
+        this.#asked.delete(k);
+      }
+    }
   }
 
   /** Cancels every request not taken. */

@@ -44,8 +44,9 @@ export type DownloadProgress = {
 export type GroupEvent = {
   /**
    * `'stored'`: found in the store when the download opened, and verified again;
-   * `'requested'`: asked of `source` (a range asked ahead while the outboard arrived: when the
-   *   download starts reading it);
+   * `'requested'`: asked of `source` (the ranges asked ahead while the outboard arrived that the
+   *   plan holds: once the final group has proven the size, whether the download reads them or
+   *   cancels them unread);
    * `'verified'`: arrived from `source`, verified against the root, and written to the store;
    * `'refused'`: the rest of a range `source` failed (`reason` says how), to be asked of another.
    */

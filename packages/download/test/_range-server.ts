@@ -34,6 +34,8 @@ export type Mirror = {
 
 export type MirrorStats = {
   rangeRequests: number;
+  /** Each range request's first and last byte, as asked. */
+  asked: [number, number][];
   contentBytes: number;
   outboardRequests: number;
   faults: RangeFault[];
@@ -54,6 +56,7 @@ export async function startMirrors(
 ): Promise<Mirrors> {
   const stats: MirrorStats[] = mirrors.map(() => ({
     rangeRequests: 0,
+    asked: [],
     contentBytes: 0,
     outboardRequests: 0,
     faults: [],
@@ -126,6 +129,7 @@ function serveRange(
   const last = r[2] === '' ? content.length - 1 : Math.min(Number(r[2]), content.length - 1);
   if (start >= content.length) return void res.writeHead(416, { 'content-range': `bytes */${content.length}` }).end();
   const n = stats.rangeRequests++;
+  stats.asked.push([start, last]);
   const fault = mirror.rangeFault?.(n, start);
   if (fault) stats.faults.push(fault);
   let body = content.subarray(start, last + 1);

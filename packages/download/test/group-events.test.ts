@@ -77,6 +77,36 @@ describe('onGroups', { timeout: 120_000 }, () => {
     }
   });
 
+  it("tells the ranges asked ahead of a source dropped before they were read: each source's groups asked add up to what it was sent", async () => {
+    const { content, root, outboard } = fixture(1_000_000, 75);
+    const groups = Math.ceil(content.length / GROUP);
+    const finalStart = (groups - 1) * GROUP;
+    // The first mirror flips the final group, which is asked before any range is read: it is
+    // dropped while the ranges asked of it ahead still wait, unread.
+    const mirrors = await startMirrors(content, outboard, [
+      { rangeFault: (_, start) => (start === finalStart ? 'flip' : undefined) },
+      {},
+    ]);
+    try {
+      const events: GroupEvent[] = [];
+      const blob = await download(mirrors.urls, { root, rangeSize: 4 * GROUP, onGroups: (e) => events.push(e) });
+      assert.deepEqual(await bytesOf(blob), content);
+      assert.deepEqual(settled(events, groups), new Array<number>(groups).fill(1));
+      for (const [i, url] of mirrors.urls.entries()) {
+        const told = events.filter((e) => e.kind === 'requested' && e.source === url).reduce((n, e) => n + e.count, 0);
+        const sent = mirrors.stats[i].asked.reduce(
+          (n, [start, last]) => n + Math.floor(last / GROUP) - Math.floor(start / GROUP) + 1,
+          0,
+        );
+        assert.equal(told, sent, `the groups asked of mirror ${i}`);
+      }
+      assert.ok(mirrors.stats[0].asked.length > 1, 'ranges were asked of the first mirror ahead of the final group');
+      assert.ok(!events.some((e) => e.kind === 'verified' && e.source === mirrors.urls[0]));
+    } finally {
+      await mirrors.close();
+    }
+  });
+
   it('tells the groups a resumed download found stored, then fetches only the others', async () => {
     const { content, root, outboard } = fixture(700_000, 72);
     const groups = Math.ceil(content.length / GROUP);
