@@ -62,6 +62,17 @@ const s3Config = {
 
 type Made = { store: DataStore; wrapper?: Blake3Store; hasher?: HasherBackend; done(): void };
 const HASHERS = ['wasm', 'native'] as const;
+/** A FileStore in a fresh directory under the wrapper, its state in Redis. */
+function wrappedFileStore(hasher: HasherBackend, outboard: boolean): Made {
+  const directory = mkdtempSync(join(tmpdir(), 'blake3-bench-'));
+  const wrapper = new Blake3Store(new FileStore({ directory }), {
+    kv: new IoRedisKvStore<HashRecord>(client, 'bench:'),
+    read: fileStoreBytes(directory),
+    outboard,
+    hasher,
+  });
+  return { store: wrapper, wrapper, hasher, done: () => rmSync(directory, { recursive: true, force: true }) };
+}
 const variants: Record<string, () => Made> = {
   FileStore: () => {
     const directory = mkdtempSync(join(tmpdir(), 'blake3-bench-'));
@@ -69,32 +80,9 @@ const variants: Record<string, () => Made> = {
   },
   ...Object.fromEntries(
     HASHERS.flatMap((hasher) => [
-      [
-        `FileStore + wrapper [${hasher}]`,
-        (): Made => {
-          const directory = mkdtempSync(join(tmpdir(), 'blake3-bench-'));
-          const wrapper = new Blake3Store(new FileStore({ directory }), {
-            kv: new IoRedisKvStore<HashRecord>(client, 'bench:'),
-            read: fileStoreBytes(directory),
-            hasher,
-          });
-          return { store: wrapper, wrapper, hasher, done: () => rmSync(directory, { recursive: true, force: true }) };
-        },
-      ],
+      [`FileStore + wrapper [${hasher}]`, () => wrappedFileStore(hasher, false)],
       // The outboard's leaves (16 KiB) kept as the bytes pass: the same one pass, plus the leaf runs.
-      [
-        `FileStore + outboard [${hasher}]`,
-        (): Made => {
-          const directory = mkdtempSync(join(tmpdir(), 'blake3-bench-'));
-          const wrapper = new Blake3Store(new FileStore({ directory }), {
-            kv: new IoRedisKvStore<HashRecord>(client, 'bench:'),
-            read: fileStoreBytes(directory),
-            outboard: true,
-            hasher,
-          });
-          return { store: wrapper, wrapper, hasher, done: () => rmSync(directory, { recursive: true, force: true }) };
-        },
-      ],
+      [`FileStore + outboard [${hasher}]`, () => wrappedFileStore(hasher, true)],
     ]),
   ),
   S3Store: () => ({ store: new S3Store({ partSize: 8 * MiB, s3ClientConfig: s3Config }), done: () => undefined }),
