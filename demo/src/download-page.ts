@@ -279,14 +279,25 @@ function fillSelect(
   select.value = value;
 }
 
-async function applySwitches(mirror: Mirror): Promise<void> {
-  const mode = $<HTMLSelectElement>(`dl-mode-${mirror}`).value;
-  const rate = Number($<HTMLSelectElement>(`dl-rate-${mirror}`).value);
-  const fieldset = document.querySelector<HTMLElement>(`fieldset[data-mirror='${mirror}']`)!;
-  fieldset.dataset.mode = mode;
-  await setBehaviour(session, mirror, mode, rate);
-  // What the server now does, once it said so (the specs wait for it).
-  fieldset.dataset.applied = `${mode} ${rate}`;
+/** Each mirror's switches in flight: one request at a time, so the last one made is the one that holds. */
+const switching = new Map<Mirror, Promise<void>>();
+
+function applySwitches(mirror: Mirror): Promise<void> {
+  // Two quick changes (a mode, then a rate) sent side by side could reach the server in either
+  // order and leave it on the first; chained, each request goes after the one before it answered.
+  const next = (switching.get(mirror) ?? Promise.resolve())
+    .catch(() => {})
+    .then(async () => {
+      const mode = $<HTMLSelectElement>(`dl-mode-${mirror}`).value;
+      const rate = Number($<HTMLSelectElement>(`dl-rate-${mirror}`).value);
+      const fieldset = document.querySelector<HTMLElement>(`fieldset[data-mirror='${mirror}']`)!;
+      fieldset.dataset.mode = mode;
+      await setBehaviour(session, mirror, mode, rate);
+      // What the server now does, once it said so (the specs wait for it).
+      fieldset.dataset.applied = `${mode} ${rate}`;
+    });
+  switching.set(mirror, next);
+  return next;
 }
 
 async function init(): Promise<void> {
