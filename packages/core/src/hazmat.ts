@@ -21,9 +21,9 @@
  * ```
  * @module
  */
-import { abytes, auint } from './_assert.js';
+import { abytes } from './_assert.js';
 import { LITTLE_ENDIAN, toBytes, wordsFromBytes, wordsToBytes, type Input } from './_bytes.js';
-import { BLOCK_LEN, CHUNK_LEN, OUT_LEN, PARENT } from './_constants.js';
+import { BLOCK_LEN, OUT_LEN, PARENT } from './_constants.js';
 import { HasherState } from './_hasher-state.js';
 import { MAX_CALL_CHUNKS } from './_kernels.js';
 import type { Blake3Opts, ResolvedMode } from './_options.js';
@@ -31,7 +31,7 @@ import { Output } from './_output.js';
 import { chunkKernels } from './backend.js';
 import { parentChainingValues } from './hash-many.js';
 import { Mode, modeOf } from './mode.js';
-import { maxSubtreeLen } from './subtree-len.js';
+import { subtreeStart, subtreesArgs } from './_subtree-args.js';
 
 export { BLOCK_LEN, CHUNK_LEN } from './_constants.js';
 export { Mode } from './mode.js';
@@ -46,20 +46,6 @@ export {
 /** Options of functions that return a 32-byte chaining value: the mode only. */
 export type SubtreeOpts = Omit<Blake3Opts, 'dkLen'>;
 
-const MAX_COUNTER = BigInt(Number.MAX_SAFE_INTEGER);
-
-const CHUNK = BigInt(CHUNK_LEN);
-
-/** Where a subtree starts, checked: its first chunk's index and the most bytes it may hold. */
-function subtreeStart(inputOffset: unknown): { counter: number; maxLen: number } {
-  const offset = auint(inputOffset, 'inputOffset');
-  const max = maxSubtreeLen(offset);
-  const counter = offset / CHUNK;
-  if (counter > MAX_COUNTER) throw new RangeError(`inputOffset is too large, got ${offset}`);
-  // Above 2^53 the limit is beyond any input's length, so a rounded one does as well.
-  return { counter: Number(counter), maxLen: max === undefined ? Infinity : Number(max) };
-}
-
 function tooLong(maxLen: number, inputOffset: unknown, len: number): RangeError {
   return new RangeError(`input must be at most ${maxLen} bytes for a subtree starting at ${inputOffset}, got ${len}`);
 }
@@ -71,7 +57,7 @@ function tooLong(maxLen: number, inputOffset: unknown, len: number): RangeError 
  */
 export function hashSubtree(input: Input, inputOffset: number | bigint, opts?: SubtreeOpts | Mode): Uint8Array {
   const bytes = toBytes(input, 'input');
-  const { counter, maxLen } = subtreeStart(inputOffset);
+  const { firstChunk: counter, maxLen } = subtreeStart(inputOffset);
   const mode = modeOf(opts, 'hashSubtree');
   if (bytes.length === 0) throw new RangeError('input must not be empty: empty subtrees are never valid');
   if (bytes.length > maxLen) throw tooLong(maxLen, inputOffset, bytes.length);
@@ -90,7 +76,7 @@ export class SubtreeHasher {
   readonly #maxLen: number;
 
   constructor(inputOffset: number | bigint, opts?: SubtreeOpts | Mode) {
-    const { counter, maxLen } = subtreeStart(inputOffset);
+    const { firstChunk: counter, maxLen } = subtreeStart(inputOffset);
     const mode = modeOf(opts, 'subtreeHasher');
     this.#state = new HasherState().init(mode.key, mode.flags, counter);
     this.#inputOffset = inputOffset;
@@ -190,16 +176,13 @@ export function hashSubtrees(
   subtreeLen: number,
   opts?: SubtreeOpts | Mode,
 ): Uint8Array {
-  const bytes = toBytes(input, 'input');
-  const { counter } = subtreeStart(inputOffset);
-  const mode = modeOf(opts, 'hashSubtrees');
-  const chunks = Number.isSafeInteger(subtreeLen) && subtreeLen > 0 ? subtreeLen / CHUNK_LEN : 0;
-  if (!Number.isInteger(chunks) || chunks < 1 || (chunks & (chunks - 1)) !== 0 || chunks > 2 ** 30)
-    throw new RangeError(`subtreeLen must be a power of two times ${CHUNK_LEN}, at most 2^40, got ${subtreeLen}`);
-  if (counter % chunks !== 0)
-    throw new RangeError(`inputOffset must be a multiple of subtreeLen (${subtreeLen}), got ${inputOffset}`);
-  if (bytes.length === 0) throw new RangeError('input must not be empty: empty subtrees are never valid');
-  const count = Math.ceil(bytes.length / subtreeLen);
+  const {
+    bytes,
+    firstChunk: counter,
+    subtreeChunks: chunks,
+    subtrees: count,
+    mode,
+  } = subtreesArgs(input, inputOffset, subtreeLen, opts, (o) => modeOf(o, 'hashSubtrees'));
   const out = new Uint8Array(OUT_LEN * count);
   // Whole subtrees of up to one kernel call each go through the kernel, many per call.
   const whole = chunks <= MAX_CALL_CHUNKS ? Math.floor(bytes.length / subtreeLen) : 0;
