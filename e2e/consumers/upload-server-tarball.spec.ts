@@ -43,8 +43,13 @@ async function startServer(): Promise<Running> {
   });
   let output = '';
   child.stderr.on('data', (d) => (output += d));
-  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
-  child.once('error', (e) => (output += String(e)));
+  const closed = new Promise<void>((resolve) => {
+    child.once('close', () => resolve());
+    child.once('error', (e) => {
+      output += String(e);
+      resolve();
+    });
+  });
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill();
     await closed;

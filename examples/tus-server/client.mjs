@@ -16,7 +16,10 @@ import { blake3Tus, serveHasher } from '@blake3-web/upload';
  * with tus-js-client's error (a refused upload: status 460). `opts` other than `endpoint` and
  * `chunkSize` go to `blake3Tus`.
  */
-export async function uploadFile(path, { endpoint = 'http://127.0.0.1:1080/files', chunkSize = 8 * 1024 * 1024, ...opts } = {}) {
+export async function uploadFile(
+  path,
+  { endpoint = 'http://127.0.0.1:1080/files', chunkSize = 8 * 1024 * 1024, ...opts } = {},
+) {
   const file = await openAsBlob(path);
   const ports = [];
   const b3 = blake3Tus({
