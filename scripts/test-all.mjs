@@ -177,7 +177,7 @@ async function e2e() {
 
 async function examples() {
   heading(
-    "examples from packed tarballs: each bundler's app, the READMEs' first snippets, in Chromium and Firefox; the CLI",
+    "examples from packed tarballs: each bundler's app, the READMEs' first snippets, in Chromium and Firefox; the CLI and the tus server",
   );
   const report = join(resultsDir, 'consumers-report.json');
   rmSync(report, { force: true });

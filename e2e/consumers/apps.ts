@@ -32,6 +32,8 @@ export type Install = {
   readonly key: string;
   readonly dir: string;
   readonly devDependencies?: Readonly<Record<string, string>>;
+  /** It also gets the packages only a Node server uses (prepare.ts's SERVER_PACKAGES). */
+  readonly server?: boolean;
 };
 
 // Vite 6 and 7 pre-bundle dependencies for the dev server into .vite/deps, without the worker file.
@@ -74,10 +76,14 @@ export const APPS: readonly App[] = [
 ];
 
 /** A server app: installed and built like the others, then started on a port of its own. */
-export type ServerApp = Pick<App, 'name' | 'dir' | 'install' | 'devDependencies'>;
+export type ServerApp = Pick<App, 'name' | 'dir' | 'install' | 'devDependencies'> & Pick<Install, 'server'>;
 
 // Route handlers on Next's edge runtime, run by `next start` (next-edge.spec.ts, no browser).
 export const NEXT_EDGE: ServerApp = { name: 'next edge', dir: 'next-edge', install: 'next-edge' };
+
+// The upload package's verifying tus server in Node, with the native addon, started by its spec
+// (upload-server-tarball.spec.ts, no browser).
+export const TUS_SERVER: ServerApp = { name: 'tus server', dir: 'tus-server', install: 'tus-server', server: true };
 
 /** An example app of its own page (not the bundlers' shared one), as the specs that drive it see it. */
 export type PageApp = Pick<App, 'name' | 'dir' | 'install' | 'mode' | 'serve' | 'devDependencies' | 'viteConfig'>;
@@ -101,9 +107,14 @@ export const SNIPPET_APPS = viteDevAndBuild('snippets', 'snippets-vite');
 
 export function installs(): Install[] {
   const seen = new Map<string, Install>();
-  for (const app of [...APPS, ...DOWNLOAD_APPS, ...SNIPPET_APPS, NEXT_EDGE]) {
+  for (const app of [...APPS, ...DOWNLOAD_APPS, ...SNIPPET_APPS, NEXT_EDGE, TUS_SERVER]) {
     if (!seen.has(app.install))
-      seen.set(app.install, { key: app.install, dir: app.dir, devDependencies: app.devDependencies });
+      seen.set(app.install, {
+        key: app.install,
+        dir: app.dir,
+        devDependencies: app.devDependencies,
+        server: 'server' in app ? app.server : undefined,
+      });
   }
   return [...seen.values()];
 }

@@ -3,7 +3,7 @@ import { defineConfig } from '@playwright/test';
 import { BROWSER_PATHS, CHROMIUM_ARGS } from '../../scripts/browser-paths.mjs';
 
 // The example apps in Chromium and Firefox (engines from Debian packages, as in the main config),
-// and the Next.js app's edge routes over HTTP.
+// the Next.js app's edge routes over HTTP, and the Node apps (the CLI, the tus server).
 process.env.PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD = '1';
 
 export default defineConfig({
@@ -21,9 +21,11 @@ export default defineConfig({
     { name: 'next-edge', testMatch: 'next-edge.spec.ts' },
     // No browser: the CLI from its tarball.
     { name: 'cli', testMatch: 'cli-tarball.spec.ts' },
+    // No browser: the upload package's tus server in Node, with the native addon, from the tarballs.
+    { name: 'tus-server', testMatch: 'upload-server-tarball.spec.ts' },
     {
       name: 'chromium',
-      testIgnore: ['next-edge.spec.ts', 'cli-tarball.spec.ts'],
+      testIgnore: ['next-edge.spec.ts', 'cli-tarball.spec.ts', 'upload-server-tarball.spec.ts'],
       use: {
         browserName: 'chromium',
         launchOptions: { executablePath: BROWSER_PATHS.chromium, args: [...CHROMIUM_ARGS] },
@@ -31,7 +33,7 @@ export default defineConfig({
     },
     {
       name: 'firefox',
-      testIgnore: ['next-edge.spec.ts', 'cli-tarball.spec.ts'],
+      testIgnore: ['next-edge.spec.ts', 'cli-tarball.spec.ts', 'upload-server-tarball.spec.ts'],
       use: { browserName: 'firefox', channel: 'moz-firefox', launchOptions: { executablePath: BROWSER_PATHS.firefox } },
     },
   ],

@@ -12,9 +12,16 @@ import { installs, type Install, type ServerApp } from './apps.ts';
 
 /**
  * The published packages the apps need: the worker, the upload package, the download package,
- * the CLI (the download example publishes its file with b3web-publish) and what they depend on.
+ * the CLI (the download example publishes its file with b3web-publish), the native addon (the
+ * upload server's hasher) and what they depend on.
  */
-const PACKAGES = ['core', 'worker', 'stream', 'upload', 'download', 'cli'];
+const PACKAGES = ['core', 'worker', 'stream', 'upload', 'download', 'cli', 'native'];
+
+/** Packages only a Node server uses: installed where the install says `server`, not in the browser apps. */
+const SERVER_PACKAGES = ['@blake3-web/native'];
+
+/** Where pack() leaves the tarballs as `pnpm pack` wrote them (the specs look inside). */
+export const packStaging = join(repoRoot, 'test-results', 'consumers', 'pack');
 
 /** Apps live outside the repo so nothing from the workspace resolves; one tree per checkout. */
 export const appsRoot = join(
@@ -50,31 +57,30 @@ async function must(what: string, cmd: string, args: string[], cwd: string): Pro
 
 /** Packs the packages; the directory is named for their contents, so npm sees every change. */
 export async function pack(): Promise<Map<string, string>> {
-  const staging = join(repoRoot, 'test-results', 'consumers', 'pack');
-  rmSync(staging, { recursive: true, force: true });
-  mkdirSync(staging, { recursive: true });
+  rmSync(packStaging, { recursive: true, force: true });
+  mkdirSync(packStaging, { recursive: true });
   const pnpm = join(repoRoot, 'scripts', 'pnpm.mjs');
   await Promise.all(
     PACKAGES.map((p) =>
       must(
         `pnpm pack of packages/${p}`,
         process.execPath,
-        [pnpm, 'pack', '--pack-destination', staging],
+        [pnpm, 'pack', '--pack-destination', packStaging],
         join(repoRoot, 'packages', p),
       ),
     ),
   );
-  const files = readdirSync(staging)
+  const files = readdirSync(packStaging)
     .filter((f) => f.endsWith('.tgz'))
     .sort();
   if (files.length !== PACKAGES.length) throw new Error(`pnpm pack made ${files.join(', ')}`);
   const hash = createHash('sha256');
-  for (const f of files) hash.update(readFileSync(join(staging, f)));
+  for (const f of files) hash.update(readFileSync(join(packStaging, f)));
   const dir = join(appsRoot, 'tarballs', hash.digest('hex').slice(0, 16));
   mkdirSync(dir, { recursive: true });
   const tarballs = new Map<string, string>();
   for (const f of files) {
-    cpSync(join(staging, f), join(dir, f));
+    cpSync(join(packStaging, f), join(dir, f));
     tarballs.set(`@blake3-web/${f.replace(/^blake3-web-/, '').replace(/-\d+\.\d+\.\d+\.tgz$/, '')}`, join(dir, f));
   }
   return tarballs;
@@ -92,11 +98,12 @@ export async function install(target: Install, tarballs: Map<string, string>): P
   const pkg = JSON.parse(readFileSync(pkgFile, 'utf8')) as { devDependencies?: Record<string, string> };
   if (target.devDependencies) pkg.devDependencies = { ...pkg.devDependencies, ...target.devDependencies };
   writeFileSync(pkgFile, `${JSON.stringify(pkg, null, 2)}\n`);
+  const wanted = [...tarballs].filter(([name]) => target.server === true || !SERVER_PACKAGES.includes(name));
   // `npm install <tarball>...` as a user runs it; it records them in package.json.
   await must(
     `npm install in ${dir}`,
     'npm',
-    ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', ...tarballs.values()],
+    ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', ...wanted.map(([, file]) => file)],
     dir,
   );
 }
