@@ -57,7 +57,7 @@ function tooLong(maxLen: number, inputOffset: unknown, len: number): RangeError 
  */
 export function hashSubtree(input: Input, inputOffset: number | bigint, opts?: SubtreeOpts | Mode): Uint8Array {
   const bytes = toBytes(input, 'input');
-  const { firstChunk: counter, maxLen } = subtreeStart(inputOffset);
+  const [counter, maxLen] = subtreeStart(inputOffset);
   const mode = modeOf(opts, 'hashSubtree');
   if (bytes.length === 0) throw new RangeError('input must not be empty: empty subtrees are never valid');
   if (bytes.length > maxLen) throw tooLong(maxLen, inputOffset, bytes.length);
@@ -76,7 +76,7 @@ export class SubtreeHasher {
   readonly #maxLen: number;
 
   constructor(inputOffset: number | bigint, opts?: SubtreeOpts | Mode) {
-    const { firstChunk: counter, maxLen } = subtreeStart(inputOffset);
+    const [counter, maxLen] = subtreeStart(inputOffset);
     const mode = modeOf(opts, 'subtreeHasher');
     this.#state = new HasherState().init(mode.key, mode.flags, counter);
     this.#inputOffset = inputOffset;
@@ -176,13 +176,10 @@ export function hashSubtrees(
   subtreeLen: number,
   opts?: SubtreeOpts | Mode,
 ): Uint8Array {
-  const {
-    bytes,
-    firstChunk: counter,
-    subtreeChunks: chunks,
-    subtrees: count,
-    mode,
-  } = subtreesArgs(input, inputOffset, subtreeLen, opts, (o) => modeOf(o, 'hashSubtrees'));
+  const [bytes, counter, chunks, mode] = subtreesArgs(input, inputOffset, subtreeLen, opts, (o) =>
+    modeOf(o, 'hashSubtrees'),
+  );
+  const count = Math.ceil(bytes.length / subtreeLen);
   const out = new Uint8Array(OUT_LEN * count);
   // Whole subtrees of up to one kernel call each go through the kernel, many per call.
   const whole = chunks <= MAX_CALL_CHUNKS ? Math.floor(bytes.length / subtreeLen) : 0;

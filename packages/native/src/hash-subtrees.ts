@@ -59,14 +59,8 @@ export function hashSubtrees(
   opts?: SubtreeOpts | Mode,
   out?: Uint8Array,
 ): Uint8Array {
-  const { bytes, firstChunk, subtreeChunks, subtrees, mode } = subtreesArgs(
-    input,
-    inputOffset,
-    subtreeLen,
-    opts,
-    modeOf,
-  );
-  const len = OUT_LEN * subtrees;
+  const [bytes, firstChunk, subtreeChunks, mode] = subtreesArgs(input, inputOffset, subtreeLen, opts, modeOf);
+  const len = OUT_LEN * Math.ceil(bytes.length / subtreeLen);
   let into: Uint8Array;
   if (out === undefined) into = new Uint8Array(len);
   else {
