@@ -118,22 +118,25 @@ test('a reload mid-download resumes it: the mirror then sends only the bytes the
   const opts = { sources: [`${sources.urls[0]}r.bin`], root, size, salt: 0x33, rangeSize: 256 * KiB, concurrency: 2 };
   void run(page, opts).catch(() => undefined); // ends with the page
   const counters = sources.counters[0];
-  await expect.poll(() => counters.contentBytes, { timeout: 60_000 }).toBeGreaterThanOrEqual(1024 * KiB);
-  await openDownloadPage(page); // the reload
+  // Steps, so that a failure says which part took the time.
+  await test.step('the first MiB arrives', () =>
+    expect.poll(() => counters.contentBytes, { timeout: 60_000 }).toBeGreaterThanOrEqual(1024 * KiB));
+  await test.step('the reload', () => openDownloadPage(page));
 
-  const before = await page.evaluate(
-    async (r) => (await globalThis.blake3Download!.download.browserStore().list()).find((d) => d.root === r) ?? null,
-    root,
-  );
+  const before = await test.step('the store lists the download', () =>
+    page.evaluate(
+      async (r) => (await globalThis.blake3Download!.download.browserStore().list()).find((d) => d.root === r) ?? null,
+      root,
+    ));
   expect(before, 'the download is in the store after the reload').not.toBeNull();
   expect(before!.recordedBytes).toBeGreaterThan(0);
   expect(before!.recordedBytes).toBeLessThan(size);
   sources.resetCounters();
   sources.setBehaviour(0, {});
-  const outcome = await run(page, opts);
+  const outcome = await test.step('the download resumes', () => run(page, opts));
   expect(outcome).toEqual({ ok: true, size, same: true });
   expect(counters.contentBytes).toBe(size - before!.recordedBytes);
-  await forget(page, root);
+  await test.step('the stored download is removed', () => forget(page, root));
 });
 
 test('a mirror whose outboard is bad (its header, truncated, endless, another file’s, missing): the content from the other', async ({
