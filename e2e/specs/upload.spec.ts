@@ -41,9 +41,11 @@ function upload(
 }
 
 /**
- * Starts an upload, and reloads the page once the server has confirmed `bytes` of it and a
- * checkpoint at or past `saved` is in IndexedDB (checkpoints are saved beside the requests, not
- * before them).
+ * Starts an upload, and reloads the page once `bytes` of it are sent and a checkpoint at or past
+ * `saved` is in IndexedDB (checkpoints are saved beside the requests, not before them). The
+ * server takes what comes after the request that carries byte `bytes` slowly (seconds for the
+ * rest of the file), so the upload is still under way when the reload lands, however fast the
+ * machine; after the reload it is fast again.
  */
 async function uploadThenReload(
   page: EnginePage,
@@ -52,6 +54,7 @@ async function uploadThenReload(
   bytes: number,
   saved: number,
 ): Promise<void> {
+  server.faults.slowFrom = (Math.floor(bytes / SMALL.chunkSize) + 1) * SMALL.chunkSize;
   void upload(page, server, name).catch(() => undefined); // ends with the page
   await page.waitForFunction(
     new Function(`return globalThis.blake3Upload.state.progress >= ${bytes}`) as () => boolean,
@@ -64,6 +67,7 @@ async function uploadThenReload(
     })
     .toBeGreaterThanOrEqual(saved);
   await openUploadPage(page);
+  server.faults.slowFrom = undefined;
 }
 
 test.describe("the hashing worker's errors", () => {

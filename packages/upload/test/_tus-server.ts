@@ -1,5 +1,6 @@
 // A real @tus/server with the verifying file store on 127.0.0.1, and the faults the tests need:
-// one PATCH whose connection is dropped after some bytes, and a byte flipped in transit.
+// one PATCH whose connection is dropped after some bytes, a byte flipped in transit, and a
+// slow disk from an offset on.
 import { Server } from '@tus/server';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -20,6 +21,8 @@ export type Faults = {
   dropAfter?: number;
   /** Flip the byte at this offset of the upload as it arrives. */
   flipAt?: number;
+  /** While set, bytes from this offset of the upload on are taken 20 ms a piece of the request. */
+  slowFrom?: number;
 };
 
 export type TusTestServer = {
@@ -76,7 +79,8 @@ export async function startTusServer(
             conn?.destroy();
             return callback(new Error('connection dropped by the test server'));
           }
-          callback(null, bytes);
+          if (faults.slowFrom !== undefined && at > faults.slowFrom) setTimeout(() => callback(null, bytes), 20);
+          else callback(null, bytes);
         },
       });
       readable.on('error', (e) => fault.destroy(e));
